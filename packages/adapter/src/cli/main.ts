@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import { LangGraphA2AError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { createServer } from '../server/create-server.js';
+import { loadGraph } from './load-graph.js';
+
+const USAGE = `Usage: langgraph-a2a serve <module>[#<export>] [options]
+
+Serves a compiled LangGraph.js graph as an A2A agent.
+<module> is a .ts or .js file; <export> names a compiled graph or a factory
+returning one (default: "graph", then the default export).
+
+Options:
+  --port <n>          port to listen on (default: $PORT or 8000; 0 picks a free one)
+  --host <addr>       address to bind (default: 127.0.0.1)
+  --card <json>       agent card fields as JSON, e.g. '{"name":"Helper"}'
+  --prefix <path>     where the A2A endpoints are mounted (default: /a2a)
+  --public-url <url>  the base URL clients use, for the agent card
+  --no-v03            do not serve v0.3 clients
+  --log-level <lvl>   pino level (default: $LOG_LEVEL or info)
+  -h, --help          show this help
+`;
+
+/** Runs the CLI; resolves with the process exit code once the server has stopped. */
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      card: { type: 'string' },
+      prefix: { type: 'string' },
+      'public-url': { type: 'string' },
+      'no-v03': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  const [command, spec] = positionals;
+  if (values.help || command === undefined) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (command !== 'serve' || spec === undefined) {
+    process.stderr.write(`${command !== 'serve' ? `unknown command: ${command}\n` : 'serve needs <module>[#<export>]\n'}${USAGE}`);
+    return 2;
+  }
+  const logger = createLogger(values['log-level'] ? { level: values['log-level'] } : {});
+  try {
+    const port = Number(values.port ?? process.env.PORT ?? 8000);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new LangGraphA2AError('INVALID_OPTIONS', `invalid --port: ${values.port}`);
+    let card: unknown;
+    if (values.card !== undefined) {
+      try {
+        card = JSON.parse(values.card);
+      } catch {
+        throw new LangGraphA2AError('INVALID_OPTIONS', '--card must be JSON');
+      }
+    }
+    const graph = await loadGraph(spec);
+    const app = await createServer({
+      graph,
+      logger,
+      card: card as Record<string, never> | undefined,
+      prefix: values.prefix,
+      publicUrl: values['public-url'],
+      legacyCompat: !values['no-v03'],
+    });
+    const address = await app.listen({ port, host: values.host ?? '127.0.0.1' });
+    process.stdout.write(`langgraph-a2a: serving "${app.a2a.card.name}" at ${address}\n`);
+    process.stdout.write(`  agent card: ${address}/.well-known/agent-card.json\n`);
+    return await new Promise<number>((resolve) => {
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'shutting down');
+        app.close().then(
+          () => resolve(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'error while shutting down');
+            resolve(1);
+          },
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  } catch (error) {
+    const message = LangGraphA2AError.isInstance(error) ? error.message : String(error);
+    process.stderr.write(`langgraph-a2a: ${message}\n`);
+    if (!LangGraphA2AError.isInstance(error)) logger.error({ err: error }, 'failed to start');
+    return 1;
+  }
+}

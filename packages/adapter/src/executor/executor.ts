@@ -1,0 +1,163 @@
+import type { AgentExecutionEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { Logger } from 'pino';
+import { defaultIdsAndClock, type IdsAndClock } from '../mapping/env.js';
+import { buildEnvelope, toConfigurable, toGraphInput, type FilePartMapping } from '../mapping/inbound.js';
+import { GraphRun, STREAM_MODES, type StreamModeName } from '../mapping/run.js';
+import { OUTBOX_CHANNEL } from '../constants.js';
+import { silentLogger } from '../logger.js';
+import { channelNames, type StreamableGraph } from './graph.js';
+
+export interface LangGraphAgentExecutorOptions {
+  graph: StreamableGraph;
+  /** @defaultValue a silent logger */
+  logger?: Logger;
+  /** How inbound file parts reach `state.messages`. @defaultValue 'inbox-only' */
+  filePartMapping?: FilePartMapping;
+  /** Ids and clock of the events. @defaultValue random UUIDs and the wall clock */
+  idsAndClock?: IdsAndClock;
+  /** Receives task metadata a graph sets, before the event that carries it is published. */
+  onTaskMetadata?: (taskId: string, metadata: Record<string, unknown>) => void;
+  /** Extra `config.configurable` entries for every run (e.g. a model name). */
+  configurable?: Record<string, unknown>;
+  /** Recursion limit of each run. @defaultValue LangGraph's default */
+  recursionLimit?: number;
+}
+
+/** The status message of tasks still running when the server had to stop them. */
+export const SHUTDOWN_MESSAGE = 'The server shut down before the task finished.';
+
+class ShutdownSignal extends Error {
+  constructor() {
+    super('server shutdown');
+  }
+}
+
+/** The message shown to a client when a graph throws; the error itself goes to the log. */
+export const GRAPH_FAILED_MESSAGE = 'The agent failed while processing the request.';
+
+/**
+ * Runs a compiled LangGraph graph for each A2A message and publishes what it streams
+ * as A2A events. A graph that throws fails its task; it never throws out of here.
+ */
+export class LangGraphAgentExecutor implements AgentExecutor {
+  private readonly graph: StreamableGraph;
+  private readonly logger: Logger;
+  private readonly env: IdsAndClock;
+  private readonly channels: ReadonlySet<string>;
+  private readonly running = new Map<string, AbortController>();
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: LangGraphAgentExecutorOptions) {
+    this.graph = options.graph;
+    this.logger = options.logger ?? silentLogger();
+    this.env = options.idsAndClock ?? defaultIdsAndClock;
+    this.channels = channelNames(options.graph);
+    ensureForegroundCallbacks(this.logger);
+  }
+
+  /** Task ids whose graph is running in this process now. */
+  get runningTaskIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const log = this.logger.child({ taskId: ctx.taskId, contextId: ctx.contextId });
+    const abort = new AbortController();
+    this.running.set(ctx.taskId, abort);
+    const publish = (events: AgentExecutionEvent[]) => {
+      for (const e of events) bus.publish(e);
+    };
+    const run = new GraphRun({
+      ids: { taskId: ctx.taskId, contextId: ctx.contextId },
+      env: this.env,
+      userMessage: ctx.userMessage,
+      existingTask: ctx.task,
+      mayReplyWithMessage: ctx.task === undefined && this.channels.has(OUTBOX_CHANNEL),
+      onTaskMetadata: (metadata) => this.options.onTaskMetadata?.(ctx.taskId, metadata),
+      onDiagnostic: (message, detail) => log.warn(detail ?? {}, message),
+    });
+    const started = Date.now();
+    try {
+      const request = { message: ctx.userMessage, task: ctx.task, metadata: ctx.request.metadata };
+      const input = toGraphInput(request, {
+        channels: this.channels,
+        filePartMapping: this.options.filePartMapping ?? 'inbox-only',
+      });
+      publish(run.start());
+      log.info({ event: 'run.start' }, 'graph run started');
+      const stream = await this.graph.stream(input, {
+        streamMode: STREAM_MODES,
+        configurable: { ...this.options.configurable, ...toConfigurable(ctx.contextId, buildEnvelope(request)) },
+        signal: abort.signal,
+        ...(this.options.recursionLimit ? { recursionLimit: this.options.recursionLimit } : {}),
+      });
+      for await (const item of stream) {
+        if (abort.signal.aborted) break;
+        const [mode, chunk] = item as [StreamModeName, unknown];
+        publish(run.process(mode, chunk));
+      }
+      if (abort.signal.aborted) {
+        publish(this.abortedEvents(run, abort.signal));
+        log.info({ event: 'run.canceled', ms: Date.now() - started }, 'graph run canceled');
+      } else {
+        publish(run.finish());
+        log.info({ event: 'run.end', ms: Date.now() - started }, 'graph run finished');
+      }
+    } catch (error) {
+      if (abort.signal.aborted) {
+        publish(this.abortedEvents(run, abort.signal));
+        log.info({ event: 'run.canceled', ms: Date.now() - started }, 'graph run canceled');
+      } else {
+        log.error({ event: 'run.failed', err: error, ms: Date.now() - started }, 'graph run failed');
+        publish(run.fail(GRAPH_FAILED_MESSAGE));
+      }
+    } finally {
+      this.running.delete(ctx.taskId);
+      if (this.running.size === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    }
+  };
+
+  private abortedEvents(run: GraphRun, signal: AbortSignal): AgentExecutionEvent[] {
+    return signal.reason instanceof ShutdownSignal ? run.fail(SHUTDOWN_MESSAGE) : run.cancel();
+  }
+
+  /** Resolves when no graph runs in this process. */
+  whenIdle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  cancelTask = async (taskId: string, _bus: ExecutionEventBus): Promise<void> => {
+    const abort = this.running.get(taskId);
+    if (!abort) return;
+    this.logger.info({ taskId, event: 'run.cancel' }, 'cancel requested');
+    // The run loop sees the abort, stops the graph and publishes `canceled`.
+    abort.abort(new Error('canceled'));
+  };
+
+  /** Stops every running graph for shutdown: their tasks end failed with {@link SHUTDOWN_MESSAGE}. */
+  abortAll(): void {
+    for (const abort of this.running.values()) abort.abort(new ShutdownSignal());
+  }
+}
+
+/**
+ * LangChain runs callback handlers in the background by default; when several
+ * `graph.stream` runs overlap, runs then end before all their `messages`-mode chunks
+ * arrive (DESIGN.md, "Known hazard"). Handlers must be awaited for every token of
+ * every concurrent run to reach its client.
+ */
+function ensureForegroundCallbacks(logger: Logger): void {
+  const current = process.env.LANGCHAIN_CALLBACKS_BACKGROUND;
+  if (current !== undefined && current !== 'false') {
+    logger.warn(
+      { LANGCHAIN_CALLBACKS_BACKGROUND: current },
+      'LANGCHAIN_CALLBACKS_BACKGROUND is overridden to "false": background callbacks lose streamed tokens under concurrency',
+    );
+  }
+  process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false';
+}

@@ -1,0 +1,23 @@
+export { createServer, type CreateServerOptions } from './server/create-server.js';
+export { langGraphA2A, type A2APluginOptions, type A2ADecoration } from './server/plugin.js';
+export { buildAgentCard, renderCard, type CardOptions } from './server/card.js';
+export {
+  LangGraphAgentExecutor,
+  GRAPH_FAILED_MESSAGE,
+  SHUTDOWN_MESSAGE,
+  type LangGraphAgentExecutorOptions,
+} from './executor/executor.js';
+export type { StreamableGraph } from './executor/graph.js';
+export { AdapterTaskStore } from './stores/adapter-task-store.js';
+export { LangGraphA2AError, type LangGraphA2AErrorCode } from './errors.js';
+export { createLogger, silentLogger } from './logger.js';
+export type { IdsAndClock } from './mapping/env.js';
+export type { InboxEnvelope, FilePartMapping } from './mapping/inbound.js';
+export { outboxSchema, type OutboxInput } from './mapping/outbox.js';
+export {
+  RESERVED_PREFIX,
+  STREAM_DELTA_ARTIFACT_ID,
+  STREAMED_AS_KEY,
+  INBOX_CHANNEL,
+  OUTBOX_CHANNEL,
+} from './constants.js';

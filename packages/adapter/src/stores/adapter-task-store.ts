@@ -1,0 +1,37 @@
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
+
+/**
+ * Wraps the configured TaskStore with the two rules the SDK's ResultManager does not
+ * know about:
+ * - the transitory stream-delta artifact is never written as a durable artifact;
+ * - task metadata set by a graph (stream-helpers, outbox) is merged shallowly into the
+ *   stored task. The executor registers it here before it publishes the event that
+ *   makes the ResultManager save the task, so the next save carries it.
+ */
+export class AdapterTaskStore implements TaskStore {
+  private readonly pendingMetadata = new Map<string, Record<string, unknown>>();
+
+  constructor(readonly inner: TaskStore) {}
+
+  mergeMetadata(taskId: string, metadata: Record<string, unknown>): void {
+    this.pendingMetadata.set(taskId, { ...this.pendingMetadata.get(taskId), ...metadata });
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const pending = this.pendingMetadata.get(task.id);
+    const artifacts = task.artifacts.filter((a) => a.artifactId !== STREAM_DELTA_ARTIFACT_ID);
+    const toSave = pending ? { ...task, artifacts, metadata: { ...task.metadata, ...pending } } : { ...task, artifacts };
+    await this.inner.save(toSave, context);
+    if (pending) this.pendingMetadata.delete(task.id);
+  }
+
+  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return this.inner.load(taskId, context);
+  }
+
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.list(params, context);
+  }
+}
