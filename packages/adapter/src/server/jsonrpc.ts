@@ -31,6 +31,14 @@ function rpcId(body: unknown): RpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
 }
 
+/** JSON-RPC 2.0 §4: `jsonrpc` is "2.0", `method` a string, `id` a string, an integer or null. */
+function isEnvelopeValid(body: Record<string, unknown>): boolean {
+  if (body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === '') return false;
+  if (!('id' in body)) return true;
+  const id = body.id;
+  return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+}
+
 function methodOf(body: unknown): unknown {
   return typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
 }
@@ -68,6 +76,9 @@ export function registerJsonRpcRoute(app: FastifyInstance, opts: JsonRpcRouteOpt
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       // Batches are not part of A2A; a bare value is not a request.
       return sendError(reply, 400, null, A2A_ERROR_CODE.INVALID_REQUEST, 'Invalid JSON-RPC Request.');
+    }
+    if (!isEnvelopeValid(body as Record<string, unknown>)) {
+      return sendError(reply, 200, rpcId(body), A2A_ERROR_CODE.INVALID_REQUEST, 'Invalid JSON-RPC Request.');
     }
     const method = methodOf(body);
     const useLegacy = legacy !== undefined && (isLegacyJsonRpcMethod(method) || !isV1JsonRpcMethod(method));
