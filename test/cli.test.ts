@@ -34,7 +34,9 @@ async function serve(...args: string[]): Promise<{ url: string; proc: ChildProce
 
 describe('langgraph-a2a serve', () => {
   it('serves the chat example to the SDK client and stops cleanly on SIGTERM', async () => {
-    const { url, proc } = await serve('examples/graphs/src/chat.ts#graph');
+    const { url, proc } = await serve('examples/graphs/src/chat.ts#graph', '--card', '{"name":"CLI chat"}');
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as { name: string };
+    expect(card.name).toBe('CLI chat');
     const client = await sdkClient(url);
     const frames = await collect(client.sendMessageStream(sendRequest(userMessage('hello'))));
     const deltas = frames.flatMap((f) =>

@@ -71,8 +71,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the official SDK client over %
     server = await startServer(outbox);
     const client = await sdkClient(server.url, transport);
     const result = await client.sendMessage(sendRequest(userMessage('hello there')));
-    expect(isTask(result)).toBe(false);
-    expect(textOf(result as { parts: [] })).toBe('Hello! (a direct message, no task)');
+    if (isTask(result)) throw new Error('expected a direct message');
+    expect(textOf(result)).toBe('Hello! (a direct message, no task)');
+    expect(result.taskId).toBe('');
 
     const frames = await collect(client.sendMessageStream(sendRequest(userMessage('hi'))));
     expect(cases(frames)).toEqual(['message']);

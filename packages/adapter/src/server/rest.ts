@@ -41,7 +41,7 @@ function sendRestError(reply: FastifyReply, error: unknown): FastifyReply {
 function jsonBody(request: FastifyRequest): Record<string, unknown> {
   const type = mediaType(request);
   const raw = request.body as Buffer | undefined;
-  if (type === undefined && (!raw || raw.length === 0)) return {};
+  if (!raw || raw.length === 0) return {};
   if (type === undefined || !JSON_TYPES.has(type)) {
     throw new ContentTypeNotSupportedError(
       `Unsupported Content-Type "${type ?? ''}"; expected application/json or application/a2a+json.`,
