@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AIMessage } from '@langchain/core/messages';
-import { Annotation, END, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
-import { emitMessage } from '@langgraph-a2a/stream-helpers';
 import { TaskState } from '@a2a-js/sdk';
+import { gatedGraph } from './graphs.js';
 import { collect, sdkClient, sendRequest, startServer, textOf, userMessage, type TestServer } from './support.js';
 
 let server: TestServer | undefined;
@@ -10,32 +8,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** A graph whose steps wait on gates the test opens, and which records every step it runs. */
-function gatedGraph() {
-  const ran: number[] = [];
-  const gates = new Map<number, () => void>();
-  const stepFinished = new Map<number, Promise<void>>();
-  const State = Annotation.Root({
-    ...MessagesAnnotation.spec,
-    step: Annotation<number>({ reducer: (_o, n) => n, default: () => 0 }),
-  });
-  const graph = new StateGraph(State)
-    .addNode('work', async (state, config) => {
-      const step = state.step + 1;
-      ran.push(step);
-      let done!: () => void;
-      stepFinished.set(step, new Promise<void>((r) => (done = r)));
-      emitMessage(`step ${step}`, config);
-      await new Promise<void>((resolve) => gates.set(step, resolve));
-      done();
-      return step === 3 ? { step, messages: [new AIMessage('done')] } : { step };
-    })
-    .addEdge('__start__', 'work')
-    .addConditionalEdges('work', (s) => (s.step < 3 ? 'work' : END))
-    .compile();
-  return { graph, ran, open: (step: number) => gates.get(step)?.(), finished: (step: number) => stepFinished.get(step) };
-}
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('CancelTask over %s', (transport) => {
   it('aborts the running graph: the task ends canceled and no later step runs', async () => {

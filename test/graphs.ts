@@ -1,6 +1,7 @@
 import { AIMessage } from '@langchain/core/messages';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { Annotation, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { Annotation, END, MessagesAnnotation, StateGraph, interrupt } from '@langchain/langgraph';
+import { emitMessage, requireAuth } from '@langgraph-a2a/stream-helpers';
 
 /** A graph whose node throws with a secret in the message: the client must not see it. */
 export const throwingGraph = () =>
@@ -44,4 +45,61 @@ export const inboxGraph = () =>
       },
     }))
     .addEdge('__start__', 'read')
+    .compile();
+
+/**
+ * A graph whose steps wait on gates the test opens, and which records every step it
+ * runs. Gates are numbered by node call (1, 2, ...), across runs of the same graph.
+ */
+export function gatedGraph(steps = 3) {
+  const ran: number[] = [];
+  const gates = new Map<number, () => void>();
+  const stepFinished = new Map<number, Promise<void>>();
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    step: Annotation<number>({ reducer: (_o, n) => n, default: () => 0 }),
+  });
+  const graph = new StateGraph(State)
+    .addNode('work', async (state, config) => {
+      const step = state.step + 1;
+      ran.push(step);
+      const call = ran.length;
+      let done!: () => void;
+      stepFinished.set(call, new Promise<void>((r) => (done = r)));
+      emitMessage(`step ${step}`, config);
+      await new Promise<void>((resolve) => gates.set(call, resolve));
+      done();
+      return step === steps ? { step, messages: [new AIMessage('done')] } : { step };
+    })
+    .addEdge('__start__', 'work')
+    .addConditionalEdges('work', (s) => (s.step < steps ? 'work' : END))
+    .compile();
+  /** Resolves once node call `n` has started (it is then waiting at its gate). */
+  const started = async (n: number) => {
+    while (!gates.has(n)) await new Promise((r) => setImmediate(r));
+  };
+  return { graph, ran, started, open: (call: number) => gates.get(call)?.(), finished: (call: number) => stepFinished.get(call) };
+}
+
+
+/** Two parallel nodes that each interrupt with a raw value. */
+export const parallelInterruptsGraph = () =>
+  new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, a: Annotation<string>, b: Annotation<string> }))
+    .addNode('left', () => ({ a: String(interrupt('left value?')) }))
+    .addNode('right', () => ({ b: String(interrupt({ prompt: 'right value?', hint: 'a number' })) }))
+    .addNode('join', (s) => ({ messages: [new AIMessage(`left=${s.a} right=${s.b}`)] }))
+    .addEdge('__start__', 'left')
+    .addEdge('__start__', 'right')
+    .addEdge('left', 'join')
+    .addEdge('right', 'join')
+    .compile();
+
+/** Asks for credentials, then proves it got them without repeating them. */
+export const authGraph = () =>
+  new StateGraph(MessagesAnnotation)
+    .addNode('login', () => {
+      const creds = requireAuth({ prompt: 'Sign in to continue.', scheme: 'Bearer' }) as { user: string; token: string };
+      return { messages: [new AIMessage(`signed in as ${creds.user} with a token of ${creds.token.length} characters`)] };
+    })
+    .addEdge('__start__', 'login')
     .compile();

@@ -21,7 +21,9 @@ describe('the Fastify plugin', () => {
     ['a public URL that is not a URL', { graph: echo, publicUrl: 'localhost' }, /publicUrl/],
     ['an unknown card field', { graph: echo, card: { nmae: 'typo' } }, /nmae/],
   ])('rejects %s with a coded error', async (_name, options, message) => {
-    const error = await createServer({ logger: silentLogger(), ...(options as never) }).catch((e: unknown) => e);
+    const error = await createServer({ logger: silentLogger(), ...options } as unknown as Parameters<typeof createServer>[0]).catch(
+      (e: unknown) => e,
+    );
     expect(LangGraphA2AError.isInstance(error)).toBe(true);
     expect((error as LangGraphA2AError).code).toBe('INVALID_OPTIONS');
     expect((error as Error).message).toMatch(message);

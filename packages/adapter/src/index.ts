@@ -21,3 +21,5 @@ export {
   INBOX_CHANNEL,
   OUTBOX_CHANNEL,
 } from './constants.js';
+export { LangGraphRequestHandler, type BusyContextPolicy } from './server/request-handler.js';
+export { INTERRUPTS_KEY, type PendingInterrupt } from './mapping/interrupts.js';

@@ -16,3 +16,14 @@ export {
   type MessagePayload,
   type TaskMetadataPayload,
 } from './schema.js';
+export {
+  requestInput,
+  requireAuth,
+  credentialVault,
+  interruptPayloadSchema,
+  CredentialsUnavailableError,
+  type CredentialVault,
+  type InterruptPayload,
+  type RequestInputOptions,
+  type RequireAuthOptions,
+} from './interrupts.js';

@@ -1,9 +1,21 @@
-import type { AgentExecutionEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { Command } from '@langchain/langgraph';
+import { TaskState } from '@a2a-js/sdk';
+import type {
+  AgentExecutionEvent,
+  AgentExecutor,
+  ExecutionEventBus,
+  ExecutionEventBusManager,
+  RequestContext,
+} from '@a2a-js/sdk/server';
+import { credentialVault } from '@langgraph-a2a/stream-helpers';
 import type { Logger } from 'pino';
 import { defaultIdsAndClock, type IdsAndClock } from '../mapping/env.js';
 import { buildEnvelope, toConfigurable, toGraphInput, type FilePartMapping } from '../mapping/inbound.js';
 import { GraphRun, STREAM_MODES, type StreamModeName } from '../mapping/run.js';
-import { OUTBOX_CHANNEL } from '../constants.js';
+import { eventFactory, parts } from '../mapping/events.js';
+import { isWaitState, storedInterrupts } from '../mapping/interrupts.js';
+import { readResume } from '../mapping/resume.js';
+import { OUTBOX_CHANNEL, RESERVED_PREFIX } from '../constants.js';
 import { silentLogger } from '../logger.js';
 import { channelNames, type StreamableGraph } from './graph.js';
 
@@ -21,6 +33,14 @@ export interface LangGraphAgentExecutorOptions {
   configurable?: Record<string, unknown>;
   /** Recursion limit of each run. @defaultValue LangGraph's default */
   recursionLimit?: number;
+  /** The bus manager of the request handler, to release the bus of a waiting task canceled here. */
+  eventBusManager?: ExecutionEventBusManager;
+}
+
+interface RunningTask {
+  contextId: string;
+  abort: AbortController;
+  done: Promise<void>;
 }
 
 /** The status message of tasks still running when the server had to stop them. */
@@ -44,7 +64,11 @@ export class LangGraphAgentExecutor implements AgentExecutor {
   private readonly logger: Logger;
   private readonly env: IdsAndClock;
   private readonly channels: ReadonlySet<string>;
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, RunningTask>();
+  /** Tasks whose last run ended waiting for input, with their context. */
+  private readonly waiting = new Map<string, string>();
+  /** messageId → taskId of every message this process ran, for retried messages. */
+  private readonly messageTasks = new Map<string, string>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: LangGraphAgentExecutorOptions) {
@@ -60,10 +84,32 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     return [...this.running.keys()];
   }
 
+  /** The task running now in `contextId`, if one is. */
+  runningTaskIn(contextId: string): string | undefined {
+    for (const [taskId, r] of this.running) if (r.contextId === contextId) return taskId;
+    return undefined;
+  }
+
+  /** Resolves when the run of `taskId` (if any) has ended. */
+  async whenTaskDone(taskId: string): Promise<void> {
+    await this.running.get(taskId)?.done;
+  }
+
+  /** The task an already-seen messageId went to. */
+  taskForMessage(messageId: string): string | undefined {
+    return this.messageTasks.get(messageId);
+  }
+
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const log = this.logger.child({ taskId: ctx.taskId, contextId: ctx.contextId });
     const abort = new AbortController();
-    this.running.set(ctx.taskId, abort);
+    let markDone!: () => void;
+    this.running.set(ctx.taskId, {
+      contextId: ctx.contextId,
+      abort,
+      done: new Promise<void>((resolve) => (markDone = resolve)),
+    });
+    this.rememberMessage(ctx.userMessage.messageId, ctx.taskId);
     const publish = (events: AgentExecutionEvent[]) => {
       for (const e of events) bus.publish(e);
     };
@@ -79,10 +125,33 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     const started = Date.now();
     try {
       const request = { message: ctx.userMessage, task: ctx.task, metadata: ctx.request.metadata };
-      const input = toGraphInput(request, {
-        channels: this.channels,
-        filePartMapping: this.options.filePartMapping ?? 'inbox-only',
-      });
+      let input: unknown;
+      if (ctx.task && isWaitState(ctx.task.status?.state)) {
+        // The message answers the pending interrupt(s): validate, then resume.
+        const pending = storedInterrupts(ctx.task.metadata);
+        const resume = readResume(ctx.userMessage, pending);
+        if (!resume.ok) {
+          log.info({ event: 'resume.rejected', reason: resume.reason }, 'answer rejected; the task keeps waiting');
+          publish(run.stillWaiting(pending, resume.reason));
+          return;
+        }
+        // Credentials stay in this process: the graph resumes with a handle to them.
+        const values = resume.values.map(({ pending: p, value }) =>
+          p?.kind === 'auth-required' && !isCredentialHandle(value) ? { p, value: credentialVault().put(value) } : { p, value },
+        );
+        const resumeValue =
+          values.length === 1 && pending.length <= 1
+            ? values[0]!.value
+            : Object.fromEntries(values.map(({ p, value }) => [p!.id, value]));
+        input = new Command({ resume: resumeValue });
+        this.waiting.delete(ctx.taskId);
+        log.info({ event: 'run.resume', interrupts: pending.map((p) => p.id) }, 'resuming the graph');
+      } else {
+        input = toGraphInput(request, {
+          channels: this.channels,
+          filePartMapping: this.options.filePartMapping ?? 'inbox-only',
+        });
+      }
       publish(run.start());
       log.info({ event: 'run.start' }, 'graph run started');
       const stream = await this.graph.stream(input, {
@@ -101,7 +170,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
         log.info({ event: 'run.canceled', ms: Date.now() - started }, 'graph run canceled');
       } else {
         publish(run.finish());
-        log.info({ event: 'run.end', ms: Date.now() - started }, 'graph run finished');
+        log.info({ event: 'run.end', outcome: run.outcome, ms: Date.now() - started }, 'graph run finished');
       }
     } catch (error) {
       if (abort.signal.aborted) {
@@ -112,7 +181,9 @@ export class LangGraphAgentExecutor implements AgentExecutor {
         publish(run.fail(GRAPH_FAILED_MESSAGE));
       }
     } finally {
+      if (run.outcome === 'waiting') this.waiting.set(ctx.taskId, ctx.contextId);
       this.running.delete(ctx.taskId);
+      markDone();
       if (this.running.size === 0) {
         const waiters = this.idleWaiters;
         this.idleWaiters = [];
@@ -120,6 +191,15 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       }
     }
   };
+
+  private rememberMessage(messageId: string, taskId: string): void {
+    this.messageTasks.set(messageId, taskId);
+    // Bounded: the oldest ids go first (Map keeps insertion order).
+    if (this.messageTasks.size > 10_000) {
+      const oldest = this.messageTasks.keys().next().value;
+      if (oldest !== undefined) this.messageTasks.delete(oldest);
+    }
+  }
 
   private abortedEvents(run: GraphRun, signal: AbortSignal): AgentExecutionEvent[] {
     return signal.reason instanceof ShutdownSignal ? run.fail(SHUTDOWN_MESSAGE) : run.cancel();
@@ -131,18 +211,32 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  cancelTask = async (taskId: string, _bus: ExecutionEventBus): Promise<void> => {
-    const abort = this.running.get(taskId);
-    if (!abort) return;
-    this.logger.info({ taskId, event: 'run.cancel' }, 'cancel requested');
-    // The run loop sees the abort, stops the graph and publishes `canceled`.
-    abort.abort(new Error('canceled'));
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const running = this.running.get(taskId);
+    if (running) {
+      this.logger.info({ taskId, event: 'run.cancel' }, 'cancel requested');
+      // The run loop sees the abort, stops the graph and publishes `canceled`.
+      running.abort.abort(new Error('canceled'));
+      return;
+    }
+    const contextId = this.waiting.get(taskId);
+    if (contextId === undefined) return;
+    // A waiting task has no run to stop: it is canceled here, and its bus released.
+    this.waiting.delete(taskId);
+    const events = eventFactory({ taskId, contextId }, this.env);
+    bus.publish(events.status(TaskState.TASK_STATE_CANCELED, events.agentMessage([parts.text('The task was canceled.')])));
+    this.logger.info({ taskId, contextId, event: 'run.canceled' }, 'waiting task canceled');
+    setImmediate(() => this.options.eventBusManager?.cleanupByTaskId(taskId));
   };
 
   /** Stops every running graph for shutdown: their tasks end failed with {@link SHUTDOWN_MESSAGE}. */
   abortAll(): void {
-    for (const abort of this.running.values()) abort.abort(new ShutdownSignal());
+    for (const r of this.running.values()) r.abort.abort(new ShutdownSignal());
   }
+}
+
+function isCredentialHandle(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && `${RESERVED_PREFIX}credentials` in value;
 }
 
 /**

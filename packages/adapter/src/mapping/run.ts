@@ -7,11 +7,15 @@ import type { IdsAndClock } from './env.js';
 import { TERMINAL_STATES, eventFactory, parts, type EventFactory, type RunIds } from './events.js';
 import { mapMessagesChunk } from './messages-mode.js';
 import { finalAnswer } from './outbound.js';
+import { INTERRUPTS_KEY, describeInterrupt, readInterrupts, waitState, waitingParts, type PendingInterrupt } from './interrupts.js';
 import type { OutboxMessage } from './outbox.js';
 import { StreamDeltaArtifact } from './stream-delta.js';
 
 export type StreamModeName = 'values' | 'messages' | 'custom' | 'updates';
 export const STREAM_MODES: StreamModeName[] = ['values', 'messages', 'custom', 'updates'];
+
+/** How a run ended, once it has. */
+export type RunOutcome = 'completed' | 'failed' | 'canceled' | 'rejected' | 'waiting' | 'message';
 
 export interface GraphRunOptions {
   ids: RunIds;
@@ -43,6 +47,8 @@ export class GraphRun {
   private taskPublished = false;
   private ended = false;
   private lastValues: Record<string, unknown> | undefined;
+  private readonly interrupts = new Map<string, PendingInterrupt>();
+  private endedAs: RunOutcome | undefined;
 
   constructor(private readonly opts: GraphRunOptions) {
     this.events = eventFactory(opts.ids, opts.env);
@@ -53,6 +59,10 @@ export class GraphRun {
     return this.ended;
   }
 
+  get outcome(): RunOutcome | undefined {
+    return this.endedAs;
+  }
+
   /** Events to publish before the graph runs. */
   start(): AgentExecutionEvent[] {
     return this.opts.mayReplyWithMessage ? [] : this.ensureTask();
@@ -61,9 +71,12 @@ export class GraphRun {
   process(mode: StreamModeName, chunk: unknown): AgentExecutionEvent[] {
     if (this.ended) return [];
     switch (mode) {
-      case 'values':
+      case 'values': {
+        // An interrupt shows up as a values chunk of its own; it is not the state.
+        if (this.collectInterrupts(chunk)) return [];
         if (typeof chunk === 'object' && chunk !== null) this.lastValues = chunk as Record<string, unknown>;
         return [];
+      }
       case 'messages': {
         const delta = mapMessagesChunk(chunk);
         return delta ? [...this.ensureTask(), ...this.delta.push(delta)] : [];
@@ -71,7 +84,8 @@ export class GraphRun {
       case 'custom':
         return this.processCustom(chunk);
       case 'updates':
-        // Node progress is for observability; interrupts are read from the final state.
+        // Node progress is for observability; `__interrupt__` marks a pending interrupt.
+        this.collectInterrupts(chunk);
         return [];
       default: {
         const unreachable: never = mode;
@@ -82,6 +96,7 @@ export class GraphRun {
 
   finish(): AgentExecutionEvent[] {
     if (this.ended) return [];
+    if (this.interrupts.size > 0) return this.wait([...this.interrupts.values()]);
     const answer = finalAnswer({
       values: this.lastValues,
       inboundMessageId: this.opts.userMessage.messageId,
@@ -93,6 +108,7 @@ export class GraphRun {
         if (out.kind === 'message') {
           if (!this.taskPublished) {
             this.ended = true;
+            this.endedAs = 'message';
             const m = out.message;
             return [this.events.directMessage(m.parts, { messageId: m.messageId, metadata: m.metadata })];
           }
@@ -151,9 +167,60 @@ export class GraphRun {
     return this.complete(TaskState.TASK_STATE_CANCELED, this.events.agentMessage([parts.text(reason)]));
   }
 
+  /**
+   * The answer to a waiting task did not pass validation: the task stays waiting, with
+   * the reason and the same questions. No graph runs.
+   */
+  stillWaiting(pending: PendingInterrupt[], reason: string): AgentExecutionEvent[] {
+    if (this.ended) return [];
+    const existing = this.opts.existingTask;
+    const state = waitState(pending);
+    this.taskPublished = true;
+    this.ended = true;
+    this.endedAs = 'waiting';
+    const metadata = { [INTERRUPTS_KEY]: pending };
+    return [
+      this.events.task(state, existing?.history ?? [this.opts.userMessage], {
+        artifacts: existing?.artifacts ?? [],
+        metadata: { ...existing?.metadata, ...metadata },
+      }),
+      this.events.status(state, this.events.agentMessage(waitingParts(pending, reason)), metadata),
+    ];
+  }
+
+  private wait(pending: PendingInterrupt[]): AgentExecutionEvent[] {
+    const metadata = { [INTERRUPTS_KEY]: pending };
+    this.opts.onTaskMetadata(metadata);
+    const events = [
+      ...this.ensureTask(),
+      ...this.delta.close(),
+      this.events.status(waitState(pending), this.events.agentMessage(waitingParts(pending)), metadata),
+    ];
+    this.ended = true;
+    this.endedAs = 'waiting';
+    return events;
+  }
+
+  private collectInterrupts(chunk: unknown): boolean {
+    const raw = readInterrupts(chunk);
+    if (!raw) return false;
+    for (const r of raw) this.interrupts.set(r.id, describeInterrupt(r));
+    return true;
+  }
+
   private complete(state: TaskState, message: Message | undefined): AgentExecutionEvent[] {
     const events = [...this.ensureTask(), ...this.delta.close(), this.events.status(state, message)];
-    if (TERMINAL_STATES.has(state)) this.ended = true;
+    if (TERMINAL_STATES.has(state)) {
+      this.ended = true;
+      this.endedAs =
+        state === TaskState.TASK_STATE_FAILED
+          ? 'failed'
+          : state === TaskState.TASK_STATE_CANCELED
+            ? 'canceled'
+            : state === TaskState.TASK_STATE_REJECTED
+              ? 'rejected'
+              : 'completed';
+    }
     return events;
   }
 
@@ -167,10 +234,11 @@ export class GraphRun {
     this.taskPublished = true;
     const existing = this.opts.existingTask;
     const history = existing ? existing.history : [this.opts.userMessage];
+    // A resumed task no longer waits on anything: its pending interrupts are cleared.
     const first = existing
       ? this.events.task(TaskState.TASK_STATE_WORKING, history, {
           artifacts: existing.artifacts,
-          metadata: existing.metadata ?? {},
+          metadata: { ...existing.metadata, ...(existing.metadata?.[INTERRUPTS_KEY] ? { [INTERRUPTS_KEY]: [] } : {}) },
         })
       : this.events.task(TaskState.TASK_STATE_SUBMITTED, history);
     return [first, this.events.status(TaskState.TASK_STATE_WORKING)];

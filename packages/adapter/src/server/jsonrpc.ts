@@ -84,7 +84,7 @@ export function registerJsonRpcRoute(app: FastifyInstance, opts: JsonRpcRouteOpt
     const useLegacy = legacy !== undefined && (isLegacyJsonRpcMethod(method) || !isV1JsonRpcMethod(method));
     const mapError = useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const id = rpcId(body);
-    const context = callContext(request, useLegacy);
+    const context = callContext(request, reply, useLegacy);
     let response: RpcResponse | AsyncGenerator<RpcResponse, void, undefined>;
     try {
       validateVersion(context.requestedVersion, await opts.requestHandler.getAgentCard(), 'JSONRPC');

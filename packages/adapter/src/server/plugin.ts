@@ -2,7 +2,12 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from '@a2a-js/sdk/server';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import { LangGraphA2AError } from '../errors.js';
 import { LangGraphAgentExecutor } from '../executor/executor.js';
@@ -13,6 +18,7 @@ import { AdapterTaskStore } from '../stores/adapter-task-store.js';
 import { AGENT_CARD_PATH, JSONRPC_PATH, REST_PATH, buildAgentCard, cardOptionsSchema, renderCard, type CardOptions } from './card.js';
 import { registerJsonRpcRoute } from './jsonrpc.js';
 import { registerRestRoutes } from './rest.js';
+import { LangGraphRequestHandler, type BusyContextPolicy } from './request-handler.js';
 
 export interface A2APluginOptions {
   /** The compiled LangGraph graph to serve. */
@@ -38,6 +44,10 @@ export interface A2APluginOptions {
   shutdownGraceMs?: number;
   /** Serve `GET /healthz`. @defaultValue true */
   healthz?: boolean;
+  /** What a message for a context whose task is still running does. @defaultValue 'reject' */
+  busyContext?: BusyContextPolicy;
+  /** Cancel a task when its streaming client disconnects before it ends. @defaultValue false */
+  cancelOnDisconnect?: boolean;
 }
 
 const optionsSchema = z.object({
@@ -58,12 +68,14 @@ const optionsSchema = z.object({
   idsAndClock: z.custom<IdsAndClock>((v) => typeof v === 'object' && v !== null && 'newId' in v && 'now' in v).optional(),
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
   healthz: z.boolean().default(true),
+  busyContext: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
+  cancelOnDisconnect: z.boolean().default(false),
 });
 
 /** What the plugin exposes on the Fastify instance as `fastify.a2a`. */
 export interface A2ADecoration {
   card: AgentCard;
-  requestHandler: DefaultRequestHandler;
+  requestHandler: LangGraphRequestHandler;
   executor: LangGraphAgentExecutor;
   taskStore: TaskStore;
 }
@@ -89,7 +101,9 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   ensureCheckpointer(graph);
 
   const taskStore = new AdapterTaskStore(options.taskStore ?? new InMemoryTaskStore());
+  const eventBusManager = new DefaultExecutionEventBusManager();
   const executor = new LangGraphAgentExecutor({
+    eventBusManager,
     graph,
     logger,
     filePartMapping: options.filePartMapping,
@@ -101,7 +115,14 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     { graphName: graphName(graph), streaming: true, pushNotifications: false, legacyCompat: options.legacyCompat },
     options.prefix,
   );
-  const requestHandler = new DefaultRequestHandler(card, taskStore, executor);
+  const requestHandler = new LangGraphRequestHandler({
+    inner: new DefaultRequestHandler(card, taskStore, executor, eventBusManager),
+    taskStore,
+    executor,
+    logger,
+    busyContext: options.busyContext,
+    cancelOnDisconnect: options.cancelOnDisconnect,
+  });
   fastify.decorate('a2a', { card, requestHandler, executor, taskStore } satisfies A2ADecoration);
 
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;

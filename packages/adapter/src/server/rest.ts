@@ -100,8 +100,8 @@ function listParams(query: Record<string, string | undefined>): ListTasksRequest
 export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions): void {
   const { requestHandler: handler, prefix } = opts;
 
-  const context = async (request: FastifyRequest): Promise<ServerCallContext> => {
-    const ctx = callContext(request, false);
+  const context = async (request: FastifyRequest, reply: FastifyReply): Promise<ServerCallContext> => {
+    const ctx = callContext(request, reply, false);
     validateVersion(ctx.requestedVersion, await handler.getAgentCard(), 'HTTP+JSON');
     return ctx;
   };
@@ -139,20 +139,20 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
       },
     });
 
-  route('POST', '/message::send', async (request) => {
-    const ctx = await context(request);
+  route('POST', '/message::send', async (request, reply) => {
+    const ctx = await context(request, reply);
     const result = await handler.sendMessage(sendMessageParams(request), ctx);
     return 'messageId' in result ? { message: Message.toJSON(result) } : { task: Task.toJSON(result) };
   });
 
   route('POST', '/message::stream', async (request, reply) => {
-    const ctx = await context(request);
+    const ctx = await context(request, reply);
     await requireStreaming();
     await stream(request, reply, handler.sendMessageStream(sendMessageParams(request), ctx));
   });
 
-  route('GET', '/tasks', async (request) => {
-    const ctx = await context(request);
+  route('GET', '/tasks', async (request, reply) => {
+    const ctx = await context(request, reply);
     const params = listParams(request.query as Record<string, string | undefined>);
     const result = await handler.listTasks(params, ctx);
     const json = ListTasksResponse.toJSON(result) as { tasks?: Array<Record<string, unknown>> };
@@ -165,7 +165,7 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
     return i < 0 ? { id: segment, verb: undefined } : { id: segment.slice(0, i), verb: segment.slice(i + 1) };
   };
   const subscribe = async (request: FastifyRequest, reply: FastifyReply, id: string) => {
-    const ctx = await context(request);
+    const ctx = await context(request, reply);
     await requireStreaming();
     await stream(request, reply, handler.resubscribe({ id, tenant: '' }, ctx));
   };
@@ -176,7 +176,7 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
     const { id, verb } = taskVerb((request.params as { task: string }).task);
     if (verb === 'subscribe') return subscribe(request, reply, id);
     if (verb !== undefined) throw unknownPath(request);
-    const ctx = await context(request);
+    const ctx = await context(request, reply);
     const historyLength = nonNegativeInt((request.query as { historyLength?: string }).historyLength, 'historyLength');
     return Task.toJSON(await handler.getTask({ id, tenant: '', historyLength }, ctx));
   });
@@ -185,41 +185,41 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
     const { id, verb } = taskVerb((request.params as { task: string }).task);
     if (verb === 'subscribe') return subscribe(request, reply, id);
     if (verb !== 'cancel') throw unknownPath(request);
-    const ctx = await context(request);
+    const ctx = await context(request, reply);
     jsonBody(request);
     return Task.toJSON(await handler.cancelTask({ id, tenant: '', metadata: {} }, ctx));
   });
 
-  route('POST', '/tasks/:taskId/pushNotificationConfigs', async (request) => {
-    const ctx = await context(request);
+  route('POST', '/tasks/:taskId/pushNotificationConfigs', async (request, reply) => {
+    const ctx = await context(request, reply);
     const { taskId } = request.params as { taskId: string };
     const config = TaskPushNotificationConfig.fromJSON({ ...jsonBody(request), taskId });
     return TaskPushNotificationConfig.toJSON(await handler.createTaskPushNotificationConfig(config, ctx));
   });
 
-  route('GET', '/tasks/:taskId/pushNotificationConfigs', async (request) => {
-    const ctx = await context(request);
+  route('GET', '/tasks/:taskId/pushNotificationConfigs', async (request, reply) => {
+    const ctx = await context(request, reply);
     const { taskId } = request.params as { taskId: string };
     const result = await handler.listTaskPushNotificationConfigs({ taskId, pageSize: 0, pageToken: '', tenant: '' }, ctx);
     return ListTaskPushNotificationConfigsResponse.toJSON(result);
   });
 
-  route('GET', '/tasks/:taskId/pushNotificationConfigs/:configId', async (request) => {
-    const ctx = await context(request);
+  route('GET', '/tasks/:taskId/pushNotificationConfigs/:configId', async (request, reply) => {
+    const ctx = await context(request, reply);
     const { taskId, configId } = request.params as { taskId: string; configId: string };
     const result = await handler.getTaskPushNotificationConfig({ taskId, id: configId, tenant: '' }, ctx);
     return TaskPushNotificationConfig.toJSON(result);
   });
 
-  route('DELETE', '/tasks/:taskId/pushNotificationConfigs/:configId', async (request) => {
-    const ctx = await context(request);
+  route('DELETE', '/tasks/:taskId/pushNotificationConfigs/:configId', async (request, reply) => {
+    const ctx = await context(request, reply);
     const { taskId, configId } = request.params as { taskId: string; configId: string };
     await handler.deleteTaskPushNotificationConfig({ taskId, id: configId, tenant: '' }, ctx);
     return undefined;
   });
 
-  route('GET', '/extendedAgentCard', async (request) => {
-    const ctx = await context(request);
+  route('GET', '/extendedAgentCard', async (request, reply) => {
+    const ctx = await context(request, reply);
     return AgentCard.toJSON(await handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, ctx));
   });
 }

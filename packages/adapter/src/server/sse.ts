@@ -60,7 +60,8 @@ export async function sendSse<T>(
     if (!clientGone && !res.writableEnded) res.write(formatSSEErrorEvent(opts.toErrorFrame(error)));
   } finally {
     res.off('close', onClose);
-    if (!res.writableEnded) res.end();
+    if (clientGone) res.destroy();
+    else if (!res.writableEnded) res.end();
     if (clientGone) await stream.return(undefined).catch(() => undefined);
   }
 }

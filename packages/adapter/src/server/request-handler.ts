@@ -1,0 +1,221 @@
+import {
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import type { A2ARequestHandler, DefaultRequestHandler, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import type { Logger } from 'pino';
+import type { LangGraphAgentExecutor } from '../executor/executor.js';
+import { credentialVault } from '@langgraph-a2a/stream-helpers';
+import { TERMINAL_STATES, parts } from '../mapping/events.js';
+import { answerOf } from '../mapping/resume.js';
+import { RESERVED_PREFIX } from '../constants.js';
+import { clientGoneSignal } from './call-context.js';
+
+/**
+ * What happens to a message for a context whose task is still running:
+ * - `reject`: the message gets an error saying the context is busy;
+ * - `enqueue`: the message waits for the running task to end, then goes on;
+ * - `interrupt`: the running task is canceled, then the message goes on.
+ */
+export type BusyContextPolicy = 'reject' | 'enqueue' | 'interrupt';
+
+export interface LangGraphRequestHandlerOptions {
+  inner: DefaultRequestHandler;
+  taskStore: TaskStore;
+  executor: LangGraphAgentExecutor;
+  logger: Logger;
+  /** @defaultValue 'reject' */
+  busyContext: BusyContextPolicy;
+  /** Cancel a task whose streaming client went away before it ended. @defaultValue false */
+  cancelOnDisconnect: boolean;
+}
+
+type Routed = { kind: 'send'; params: SendMessageRequest } | { kind: 'existing'; task: Task };
+
+/**
+ * The SDK's DefaultRequestHandler with the rules a LangGraph thread needs in front of it:
+ * - a message without taskId for a context whose task waits for input answers that task;
+ * - a retried message (same messageId) returns the task it already started;
+ * - a context runs one task at a time (see {@link BusyContextPolicy}).
+ */
+export class LangGraphRequestHandler implements A2ARequestHandler {
+  constructor(private readonly opts: LangGraphRequestHandlerOptions) {}
+
+  private get inner(): DefaultRequestHandler {
+    return this.opts.inner;
+  }
+
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    const routed = await this.route(params, context);
+    if (routed.kind === 'existing') return this.withHistoryLength(routed.task, params);
+    return this.inner.sendMessage(routed.params, context);
+  }
+
+  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    const routed = await this.route(params, context);
+    if (routed.kind === 'existing') {
+      if (TERMINAL_STATES.has(routed.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
+        yield { payload: { $case: 'task', value: this.withHistoryLength(routed.task, params) } };
+        return;
+      }
+      yield* this.inner.resubscribe({ id: routed.task.id, tenant: params.tenant }, context);
+      return;
+    }
+    let taskId: string | undefined;
+    let ended = false;
+    const gone = clientGoneSignal(context);
+    const onGone = () => {
+      // The run goes on when its client leaves, unless told otherwise.
+      if (ended || !taskId || !this.opts.cancelOnDisconnect) return;
+      this.opts.logger.info({ taskId, event: 'stream.disconnect' }, 'client left the stream; canceling its task');
+      void this.inner.cancelTask({ id: taskId, tenant: params.tenant, metadata: {} }, context).catch(() => undefined);
+    };
+    gone?.addEventListener('abort', onGone, { once: true });
+    try {
+      for await (const frame of this.inner.sendMessageStream(routed.params, context)) {
+        const p = frame.payload;
+        if (p?.$case === 'task') taskId = p.value.id;
+        if (p?.$case === 'message') ended = true;
+        if (p?.$case === 'statusUpdate') {
+          const state = p.value.status?.state;
+          ended =
+            state !== undefined &&
+            (TERMINAL_STATES.has(state) || state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED);
+        }
+        yield frame;
+      }
+    } finally {
+      gone?.removeEventListener('abort', onGone);
+    }
+  }
+
+  private async route(params: SendMessageRequest, context: ServerCallContext): Promise<Routed> {
+    const message = params.message;
+    if (!message?.messageId) return { kind: 'send', params };
+
+    const seenTaskId = this.opts.executor.taskForMessage(message.messageId);
+    if (seenTaskId) {
+      const task = await this.opts.taskStore.load(seenTaskId, context);
+      if (task) return { kind: 'existing', task };
+    }
+
+    let taskId = message.taskId;
+    const contextId = message.contextId;
+    if (!taskId && contextId) {
+      taskId = (await this.waitingTaskIn(contextId, params, context)) ?? '';
+    }
+    if (contextId || taskId) {
+      const resolvedContext = contextId || (taskId ? (await this.opts.taskStore.load(taskId, context))?.contextId : undefined);
+      if (resolvedContext) await this.applyBusyPolicy(resolvedContext, params, context);
+      // The running task may have ended waiting for input meanwhile.
+      if (!message.taskId && contextId && !taskId) taskId = (await this.waitingTaskIn(contextId, params, context)) ?? '';
+    }
+    let routedMessage: Message = taskId === message.taskId ? message : { ...message, taskId: taskId ?? '' };
+    if (taskId) {
+      const target = await this.opts.taskStore.load(taskId, context);
+      if (target?.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED) routedMessage = this.redactCredentials(routedMessage);
+    }
+    return routedMessage === message ? { kind: 'send', params } : { kind: 'send', params: { ...params, message: routedMessage } };
+  }
+
+  /**
+   * An answer to `auth-required` carries credentials: they go to the in-process vault
+   * and the message that reaches task history, checkpoints and logs holds only a handle.
+   */
+  private redactCredentials(message: Message): Message {
+    const answer = answerOf(message);
+    if (!answer.found) return message;
+    const handle = credentialVault().put(answer.value);
+    return { ...message, parts: [parts.data(handle, { [`${RESERVED_PREFIX}redacted`]: true })] };
+  }
+
+  private async waitingTaskIn(contextId: string, params: SendMessageRequest, context: ServerCallContext): Promise<string | undefined> {
+    for (const status of [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]) {
+      const { tasks } = await this.opts.taskStore.list(
+        { tenant: params.tenant, contextId, status, pageSize: 1, pageToken: '', historyLength: 0, includeArtifacts: false, statusTimestampAfter: undefined },
+        context,
+      );
+      if (tasks[0]) return tasks[0].id;
+    }
+    return undefined;
+  }
+
+  private async applyBusyPolicy(contextId: string, params: SendMessageRequest, context: ServerCallContext): Promise<void> {
+    const running = this.opts.executor.runningTaskIn(contextId);
+    if (!running) return;
+    switch (this.opts.busyContext) {
+      case 'reject':
+        throw new UnsupportedOperationError(
+          `Context ${contextId} is busy: task ${running} is still running. Wait for it to end, cancel it, or use a new context.`,
+        );
+      case 'enqueue':
+        await this.opts.executor.whenTaskDone(running);
+        return this.applyBusyPolicy(contextId, params, context);
+      case 'interrupt':
+        this.opts.logger.info({ taskId: running, contextId, event: 'context.interrupt' }, 'a new message interrupts the running task');
+        await this.inner.cancelTask({ id: running, tenant: params.tenant, metadata: {} }, context).catch(() => undefined);
+        await this.opts.executor.whenTaskDone(running);
+        return this.applyBusyPolicy(contextId, params, context);
+      default: {
+        const unreachable: never = this.opts.busyContext;
+        return unreachable;
+      }
+    }
+  }
+
+  private withHistoryLength(task: Task, params: SendMessageRequest): Task {
+    const n = params.configuration?.historyLength;
+    if (n === undefined) return task;
+    return { ...task, history: n <= 0 ? [] : task.history.slice(-n) };
+  }
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.inner.getAgentCard();
+  }
+  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
+  }
+  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.inner.getTask(params, context);
+  }
+  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.listTasks(params, context);
+  }
+  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.inner.cancelTask(params, context);
+  }
+  resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.inner.resubscribe(params, context);
+  }
+  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return this.inner.createTaskPushNotificationConfig(params, context);
+  }
+  getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return this.inner.getTaskPushNotificationConfig(params, context);
+  }
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.inner.listTaskPushNotificationConfigs(params, context);
+  }
+  deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+    return this.inner.deleteTaskPushNotificationConfig(params, context);
+  }
+}
