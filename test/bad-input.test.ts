@@ -33,13 +33,38 @@ describe('JSON-RPC bad input gets the spec error code', () => {
   it.each([
     ['invalid JSON', '{"jsonrpc": "2.0", "id": 1, "method": ', 400, -32700],
     ['a JSON array (batch)', '[]', 400, -32600],
-    ['a wrong jsonrpc version', JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'GetTask', params: { id: 'x' } }), 200, -32600],
+    [
+      'a wrong jsonrpc version',
+      JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+      200,
+      -32600,
+    ],
     ['a missing method', JSON.stringify({ jsonrpc: '2.0', id: 1, params: {} }), 200, -32600],
     ['an unknown method', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'DoSomething', params: {} }), 200, -32601],
-    ['params that are not an object', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: [1] }), 200, -32602],
-    ['SendMessage without a message', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }), 200, -32602],
-    ['an unknown task id', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } }), 200, -32001],
-    ['canceling an unknown task', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: 'no-such-task' } }), 200, -32001],
+    [
+      'params that are not an object',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: [1] }),
+      200,
+      -32602,
+    ],
+    [
+      'SendMessage without a message',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }),
+      200,
+      -32602,
+    ],
+    [
+      'an unknown task id',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } }),
+      200,
+      -32001,
+    ],
+    [
+      'canceling an unknown task',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: 'no-such-task' } }),
+      200,
+      -32001,
+    ],
   ])('%s', async (_name, body, status, code) => {
     const res = await rawPost(rpc(), body, v1);
     expect(res.status).toBe(status);
@@ -57,15 +82,23 @@ describe('JSON-RPC bad input gets the spec error code', () => {
   });
 
   it('an unsupported A2A-Version gets VersionNotSupported (-32009)', async () => {
-    const res = await rawPost(rpc(), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), {
-      'content-type': 'application/json',
-      'A2A-Version': '9.9',
-    });
+    const res = await rawPost(
+      rpc(),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+      {
+        'content-type': 'application/json',
+        'A2A-Version': '9.9',
+      },
+    );
     expect(res.json.error.code).toBe(-32009);
   });
 
   it('streaming an unknown task answers with a JSON-RPC error, not an empty stream', async () => {
-    const res = await rawPost(rpc(), JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SubscribeToTask', params: { id: 'nope' } }), v1);
+    const res = await rawPost(
+      rpc(),
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SubscribeToTask', params: { id: 'nope' } }),
+      v1,
+    );
     expect(res.contentType).toContain('application/json');
     expect(res.json).toMatchObject({ id: 7, error: { code: -32001 } });
   });
@@ -73,7 +106,10 @@ describe('JSON-RPC bad input gets the spec error code', () => {
 
 describe('REST bad input', () => {
   it('an unsupported content type gets 415', async () => {
-    const res = await rawPost(rest('/message:send'), '<xml/>', { 'content-type': 'application/xml', 'A2A-Version': '1.0' });
+    const res = await rawPost(rest('/message:send'), '<xml/>', {
+      'content-type': 'application/xml',
+      'A2A-Version': '1.0',
+    });
     expect(res.status).toBe(415);
     expect(res.contentType).toContain('application/json');
     expect(res.json.error.message).toMatch(/Content-Type/);
@@ -87,7 +123,11 @@ describe('REST bad input', () => {
   });
 
   it('a message without messageId gets 400', async () => {
-    const res = await rawPost(rest('/message:send'), JSON.stringify({ message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }), v1);
+    const res = await rawPost(
+      rest('/message:send'),
+      JSON.stringify({ message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }),
+      v1,
+    );
     expect(res.status).toBe(400);
   });
 
@@ -120,8 +160,16 @@ describe('REST bad input', () => {
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
     expect(card.supportedInterfaces).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ protocolBinding: 'JSONRPC', protocolVersion: '1.0', url: `${server.url}/a2a/jsonrpc` }),
-        expect.objectContaining({ protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', url: `${server.url}/a2a/rest` }),
+        expect.objectContaining({
+          protocolBinding: 'JSONRPC',
+          protocolVersion: '1.0',
+          url: `${server.url}/a2a/jsonrpc`,
+        }),
+        expect.objectContaining({
+          protocolBinding: 'HTTP+JSON',
+          protocolVersion: '1.0',
+          url: `${server.url}/a2a/rest`,
+        }),
         expect.objectContaining({ protocolBinding: 'JSONRPC', protocolVersion: '0.3' }),
       ]),
     );

@@ -17,7 +17,10 @@ afterEach(() => {
 
 /** Starts the CLI and resolves with the URL it prints. */
 async function serve(...args: string[]): Promise<{ url: string; proc: ChildProcess; output: () => string }> {
-  const proc = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0', '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0', '--log-level', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = proc;
   let out = '';
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -40,7 +43,9 @@ describe('langgraph-a2a serve', () => {
     const client = await sdkClient(url);
     const frames = await collect(client.sendMessageStream(sendRequest(userMessage('hello'))));
     const deltas = frames.flatMap((f) =>
-      f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID ? [textOf(f.payload.value.artifact)] : [],
+      f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID
+        ? [textOf(f.payload.value.artifact)]
+        : [],
     );
     expect(deltas.length).toBeGreaterThan(10);
     expect(deltas.join('')).toMatch(/^Hello! I am a LangGraph agent/);
@@ -67,7 +72,10 @@ describe('langgraph-a2a serve', () => {
   });
 
   it('explains a module that exports no graph', async () => {
-    const proc = spawn(process.execPath, [bin, 'serve', 'test/support.ts#nothing', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [bin, 'serve', 'test/support.ts#nothing', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = proc;
     let err = '';
     proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));

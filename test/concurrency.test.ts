@@ -22,14 +22,20 @@ describe('concurrent streams', () => {
     const taskIds = new Set<string>();
     for (const frames of runs) {
       const deltas = frames.flatMap((f) =>
-        f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID ? [f.payload.value] : [],
+        f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID
+          ? [f.payload.value]
+          : [],
       );
       expect(deltas.map((d) => textOf(d.artifact)).join('')).toBe(text);
       expect(deltas.filter((d) => d.lastChunk)).toHaveLength(1);
       const first = frames[0]?.payload;
       if (first?.$case === 'task') taskIds.add(first.value.id);
       // Frames of a stream belong to its own task only.
-      const ids = new Set(frames.map((f) => (f.payload?.$case === 'task' ? f.payload.value.id : (f.payload?.value as { taskId: string }).taskId)));
+      const ids = new Set(
+        frames.map((f) =>
+          f.payload?.$case === 'task' ? f.payload.value.id : (f.payload?.value as { taskId: string }).taskId,
+        ),
+      );
       expect(ids.size).toBe(1);
     }
     expect(taskIds.size).toBe(25);

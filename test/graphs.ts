@@ -40,7 +40,12 @@ export const inboxGraph = () =>
       a2a_outbox: {
         task: {
           message: { parts: [{ text: `got ${state.a2a_inbox.message.parts.length} parts` }] },
-          artifacts: [{ artifactId: 'inbox', parts: [{ data: { parts: state.a2a_inbox.message.parts, metadata: state.a2a_inbox.metadata } }] }],
+          artifacts: [
+            {
+              artifactId: 'inbox',
+              parts: [{ data: { parts: state.a2a_inbox.message.parts, metadata: state.a2a_inbox.metadata } }],
+            },
+          ],
         },
       },
     }))
@@ -78,9 +83,14 @@ export function gatedGraph(steps = 3) {
   const started = async (n: number) => {
     while (!gates.has(n)) await new Promise((r) => setImmediate(r));
   };
-  return { graph, ran, started, open: (call: number) => gates.get(call)?.(), finished: (call: number) => stepFinished.get(call) };
+  return {
+    graph,
+    ran,
+    started,
+    open: (call: number) => gates.get(call)?.(),
+    finished: (call: number) => stepFinished.get(call),
+  };
 }
-
 
 /** Two parallel nodes that each interrupt with a raw value. */
 export const parallelInterruptsGraph = () =>
@@ -98,8 +108,13 @@ export const parallelInterruptsGraph = () =>
 export const authGraph = () =>
   new StateGraph(MessagesAnnotation)
     .addNode('login', () => {
-      const creds = requireAuth({ prompt: 'Sign in to continue.', scheme: 'Bearer' }) as { user: string; token: string };
-      return { messages: [new AIMessage(`signed in as ${creds.user} with a token of ${creds.token.length} characters`)] };
+      const creds = requireAuth({ prompt: 'Sign in to continue.', scheme: 'Bearer' }) as {
+        user: string;
+        token: string;
+      };
+      return {
+        messages: [new AIMessage(`signed in as ${creds.user} with a token of ${creds.token.length} characters`)],
+      };
     })
     .addEdge('__start__', 'login')
     .compile();

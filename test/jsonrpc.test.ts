@@ -5,7 +5,19 @@ import { graph as outbox } from '@langgraph-a2a/examples/outbox';
 import { graph as artifacts } from '@langgraph-a2a/examples/artifacts';
 import { GRAPH_FAILED_MESSAGE, STREAM_DELTA_ARTIFACT_ID } from 'langgraph-a2a';
 import { inboxGraph, streamingGraph, throwingGraph, wholeMessageGraph } from './graphs.js';
-import { cases, collect, dataPart, isTask, sdkClient, sendRequest, startServer, textOf, textPart, userMessage, type TestServer } from './support.js';
+import {
+  cases,
+  collect,
+  dataPart,
+  isTask,
+  sdkClient,
+  sendRequest,
+  startServer,
+  textOf,
+  textPart,
+  userMessage,
+  type TestServer,
+} from './support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -37,7 +49,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the official SDK client over %
 
     expect(frames[0]?.payload?.$case).toBe('task');
     const deltas = frames.flatMap((f) =>
-      f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID ? [f.payload.value] : [],
+      f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID
+        ? [f.payload.value]
+        : [],
     );
     expect(deltas.map((d) => textOf(d.artifact)).join('')).toBe(text);
     expect(deltas.filter((d) => d.lastChunk)).toHaveLength(1);
@@ -95,14 +109,21 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the official SDK client over %
     server = await startServer(artifacts);
     const client = await sdkClient(server.url, transport);
     const frames = await collect(client.sendMessageStream(sendRequest(userMessage('owls'))));
-    const statusTexts = frames.flatMap((f) => (f.payload?.$case === 'statusUpdate' ? [textOf(f.payload.value.status?.message)] : []));
+    const statusTexts = frames.flatMap((f) =>
+      f.payload?.$case === 'statusUpdate' ? [textOf(f.payload.value.status?.message)] : [],
+    );
     expect(statusTexts).toContain('Working on a report about owls…');
-    const task = await client.getTask({ tenant: '', id: frames[0]?.payload?.$case === 'task' ? frames[0].payload.value.id : '' });
+    const task = await client.getTask({
+      tenant: '',
+      id: frames[0]?.payload?.$case === 'task' ? frames[0].payload.value.id : '',
+    });
     expect(task.metadata).toMatchObject({ topic: 'owls', words: 1 });
     const byId = new Map(task.artifacts.map((a) => [a.artifactId, a]));
     expect(byId.get('summary')?.parts[0]?.content).toEqual({ $case: 'data', value: { topic: 'owls', length: 4 } });
     const report = byId.get('report');
-    const reportText = report?.parts.map((p) => (p.content?.$case === 'raw' ? Buffer.from(p.content.value).toString() : '')).join('');
+    const reportText = report?.parts
+      .map((p) => (p.content?.$case === 'raw' ? Buffer.from(p.content.value).toString() : ''))
+      .join('');
     expect(reportText).toBe('Report about owls\nThe end.\n');
     const reference = task.artifacts.find((a) => a.name === 'Reference');
     expect(reference?.parts[0]?.content).toEqual({ $case: 'url', value: 'https://example.com/reference.pdf' });
@@ -120,7 +141,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the official SDK client over %
 
     const frames = await collect(client.sendMessageStream(sendRequest(userMessage('again'))));
     const last = frames.at(-1);
-    expect(last?.payload?.$case === 'statusUpdate' && last.payload.value.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(last?.payload?.$case === 'statusUpdate' && last.payload.value.status?.state).toBe(
+      TaskState.TASK_STATE_FAILED,
+    );
   });
 
   it('uses the last AIMessage as the answer, with its id as the messageId', async () => {
@@ -144,7 +167,16 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('the official SDK client over %
     if (!isTask(result)) throw new Error('expected a task');
     expect(textOf(result.status?.message)).toBe('got 2 parts');
     const inbox = result.artifacts.find((a) => a.artifactId === 'inbox')?.parts[0]?.content;
-    expect(inbox).toEqual({ $case: 'data', value: { parts: [{ text: 'look', mediaType: 'text/plain', metadata: {} }, { data: { n: 1 }, mediaType: 'application/json', metadata: {} }], metadata: { origin: 'test' } } });
+    expect(inbox).toEqual({
+      $case: 'data',
+      value: {
+        parts: [
+          { text: 'look', mediaType: 'text/plain', metadata: {} },
+          { data: { n: 1 }, mediaType: 'application/json', metadata: {} },
+        ],
+        metadata: { origin: 'test' },
+      },
+    });
   });
 
   it('continues the conversation in the same context (thread)', async () => {

@@ -4,7 +4,17 @@ import { graph as approval } from '@langgraph-a2a/examples/approval';
 import { graph as echo } from '@langgraph-a2a/examples/echo';
 import { INTERRUPTS_KEY } from 'langgraph-a2a';
 import { authGraph, gatedGraph, parallelInterruptsGraph } from './graphs.js';
-import { collect, dataPart, isTask, sdkClient, sendRequest, startServer, textOf, userMessage, type TestServer } from './support.js';
+import {
+  collect,
+  dataPart,
+  isTask,
+  sdkClient,
+  sendRequest,
+  startServer,
+  textOf,
+  userMessage,
+  type TestServer,
+} from './support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -29,27 +39,39 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('task lifecycle over %s', (tran
     const first = await collect(client.sendMessageStream(sendRequest(userMessage('transfer the funds'))));
     const task = first[0]?.payload?.$case === 'task' ? first[0].payload.value : undefined;
     if (!task) throw new Error('expected a task first');
-    const plan = first.find((f) => f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === 'plan');
+    const plan = first.find(
+      (f) => f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === 'plan',
+    );
     expect(plan).toBeDefined();
     const waiting = lastStatus(first);
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(textOf(waiting.status?.message)).toBe('Approve the plan "transfer the funds"?');
     const [question] = dataParts(waiting.status?.message?.parts);
     expect(question).toMatchObject({ kind: 'input-required', payload: { action: 'transfer the funds', amount: 18 } });
-    expect(question!.inputSchema).toMatchObject({ type: 'object', properties: { approved: { type: 'boolean' } }, required: ['approved'] });
+    expect(question!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { approved: { type: 'boolean' } },
+      required: ['approved'],
+    });
 
     // 2. An invalid answer leaves the task waiting, says what is wrong, and runs nothing.
     const invalid = await collect(
-      client.sendMessageStream(sendRequest(userMessage([dataPart({ approved: 'yes' })], { taskId: task.id, contextId: task.contextId }))),
+      client.sendMessageStream(
+        sendRequest(userMessage([dataPart({ approved: 'yes' })], { taskId: task.id, contextId: task.contextId })),
+      ),
     );
     const still = lastStatus(invalid);
     expect(still.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(textOf(still.status?.message)).toMatch(/does not match the expected input: answer\/approved must be boolean/);
+    expect(textOf(still.status?.message)).toMatch(
+      /does not match the expected input: answer\/approved must be boolean/,
+    );
     expect(invalid.some((f) => f.payload?.$case === 'artifactUpdate')).toBe(false);
 
     // 3. A valid answer on the same context (no taskId, as the seed's client sends it) resumes the task.
     const done = await collect(
-      client.sendMessageStream(sendRequest(userMessage([dataPart({ approved: true, comment: 'go' })], { contextId: task.contextId }))),
+      client.sendMessageStream(
+        sendRequest(userMessage([dataPart({ approved: true, comment: 'go' })], { contextId: task.contextId })),
+      ),
     );
     expect(done[0]?.payload?.$case === 'task' && done[0].payload.value.id).toBe(task.id);
     const final = lastStatus(done);
@@ -71,7 +93,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('task lifecycle over %s', (tran
     expect(questions).toHaveLength(2);
     expect(textOf(result.status?.message)).toContain('left value?');
     expect(textOf(result.status?.message)).toContain('right value?');
-    const [left, right] = [questions.find((q) => q.payload === 'left value?')!, questions.find((q) => q.payload?.hint === 'a number')!];
+    const [left, right] = [
+      questions.find((q) => q.payload === 'left value?')!,
+      questions.find((q) => q.payload?.hint === 'a number')!,
+    ];
 
     // A bare text answer cannot answer two questions.
     const unclear = await client.sendMessage(sendRequest(userMessage('both?', { taskId: result.id })));
@@ -108,7 +133,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('task lifecycle over %s', (tran
 
     expect(JSON.stringify(await client.getTask({ tenant: '', id: done.id }))).not.toContain(secret);
     const checkpoints = [];
-    for await (const c of (graph.checkpointer as { list: (config: object) => AsyncIterable<unknown> }).list({ configurable: { thread_id: done.contextId } })) {
+    for await (const c of (graph.checkpointer as { list: (config: object) => AsyncIterable<unknown> }).list({
+      configurable: { thread_id: done.contextId },
+    })) {
       checkpoints.push(c);
     }
     expect(checkpoints.length).toBeGreaterThan(0);
@@ -172,7 +199,9 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('task lifecycle over %s', (tran
     await g.started(2);
     g.open(2);
     const rest = await collect(resubscribed);
-    const texts = rest.flatMap((f) => (f.payload?.$case === 'statusUpdate' ? [textOf(f.payload.value.status?.message)] : []));
+    const texts = rest.flatMap((f) =>
+      f.payload?.$case === 'statusUpdate' ? [textOf(f.payload.value.status?.message)] : [],
+    );
     expect(texts).toContain('step 2');
     expect(lastStatus(rest).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
@@ -185,7 +214,14 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('task lifecycle over %s', (tran
     for (const t of ['b', 'c']) await client.sendMessage(sendRequest(userMessage(t, { contextId: first.contextId })));
     await client.sendMessage(sendRequest(userMessage('other context')));
 
-    const base = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', includeArtifacts: false, statusTimestampAfter: undefined };
+    const base = {
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      includeArtifacts: false,
+      statusTimestampAfter: undefined,
+    };
     const inContext = await client.listTasks({ ...base, contextId: first.contextId });
     expect(inContext.tasks).toHaveLength(3);
     expect(inContext.tasks.every((t: Task) => t.contextId === first.contextId)).toBe(true);
@@ -235,9 +271,9 @@ describe('a second message on a busy context', () => {
 
   it('is rejected with a clear error by default', async () => {
     const { g, client, first } = await busy('reject');
-    await expect(client.sendMessage(sendRequest(userMessage('second', { contextId: first.contextId })))).rejects.toThrow(
-      /is busy: task .* is still running/,
-    );
+    await expect(
+      client.sendMessage(sendRequest(userMessage('second', { contextId: first.contextId }))),
+    ).rejects.toThrow(/is busy: task .* is still running/);
     g.open(1);
   });
 

@@ -21,9 +21,9 @@ describe('the Fastify plugin', () => {
     ['a public URL that is not a URL', { graph: echo, publicUrl: 'localhost' }, /publicUrl/],
     ['an unknown card field', { graph: echo, card: { nmae: 'typo' } }, /nmae/],
   ])('rejects %s with a coded error', async (_name, options, message) => {
-    const error = await createServer({ logger: silentLogger(), ...options } as unknown as Parameters<typeof createServer>[0]).catch(
-      (e: unknown) => e,
-    );
+    const error = await createServer({ logger: silentLogger(), ...options } as unknown as Parameters<
+      typeof createServer
+    >[0]).catch((e: unknown) => e);
     expect(LangGraphA2AError.isInstance(error)).toBe(true);
     expect((error as LangGraphA2AError).code).toBe('INVALID_OPTIONS');
     expect((error as Error).message).toMatch(message);
@@ -38,12 +38,19 @@ describe('the Fastify plugin', () => {
     const mine = await rawPost(`${url}/mine`, JSON.stringify({ a: 1 }));
     expect(mine.json).toEqual({ got: { a: 1 } });
 
-    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: Array<{ url: string }> };
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: Array<{ url: string }>;
+    };
     expect(card.supportedInterfaces.map((i) => i.url)).toContain('https://agents.example.com/agents/echo/jsonrpc');
 
     const res = await rawPost(
       `${url}/agents/echo/jsonrpc`,
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'mounted' }] } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'mounted' }] } },
+      }),
       { 'content-type': 'application/json', 'A2A-Version': '1.0' },
     );
     expect(res.json.result.task.status.message.parts[0].text).toBe('echo: mounted');
@@ -68,7 +75,11 @@ describe('the Fastify plugin', () => {
 
   it('uses the card options given', async () => {
     server = await startServer(echo, {
-      card: { name: 'Echo Bot', description: 'Repeats you.', skills: [{ id: 'repeat', name: 'Repeat', description: 'Repeats', tags: ['echo'] }] },
+      card: {
+        name: 'Echo Bot',
+        description: 'Repeats you.',
+        skills: [{ id: 'repeat', name: 'Repeat', description: 'Repeats', tags: ['echo'] }],
+      },
     });
     const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as Record<string, any>;
     expect(card).toMatchObject({ name: 'Echo Bot', description: 'Repeats you.' });

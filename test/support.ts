@@ -11,7 +11,10 @@ export interface TestServer {
 }
 
 /** A real server on a free loopback port. */
-export async function startServer(graph: StreamableGraph, options: Partial<CreateServerOptions> = {}): Promise<TestServer> {
+export async function startServer(
+  graph: StreamableGraph,
+  options: Partial<CreateServerOptions> = {},
+): Promise<TestServer> {
   const app = await createServer({ graph, logger: silentLogger(), ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, app, close: () => app.close() };
@@ -19,14 +22,29 @@ export async function startServer(graph: StreamableGraph, options: Partial<Creat
 
 /** The official SDK client, from the served agent card, on the chosen transport. */
 export async function sdkClient(url: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> {
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }));
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [transport] }),
+  );
   return factory.createFromUrl(url);
 }
 
-export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} });
-export const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: {} });
+export const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  mediaType: 'text/plain',
+  filename: '',
+  metadata: {},
+});
+export const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  mediaType: 'application/json',
+  filename: '',
+  metadata: {},
+});
 
-export function userMessage(parts: Part[] | string, ids: { taskId?: string; contextId?: string; messageId?: string } = {}): Message {
+export function userMessage(
+  parts: Part[] | string,
+  ids: { taskId?: string; contextId?: string; messageId?: string } = {},
+): Message {
   return {
     messageId: ids.messageId ?? randomUUID(),
     contextId: ids.contextId ?? '',
@@ -39,11 +57,19 @@ export function userMessage(parts: Part[] | string, ids: { taskId?: string; cont
   };
 }
 
-export function sendRequest(message: Message, configuration: Partial<NonNullable<SendMessageRequest['configuration']>> = {}): SendMessageRequest {
+export function sendRequest(
+  message: Message,
+  configuration: Partial<NonNullable<SendMessageRequest['configuration']>> = {},
+): SendMessageRequest {
   return {
     tenant: '',
     message,
-    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false, ...configuration },
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: false,
+      ...configuration,
+    },
     metadata: {},
   };
 }
@@ -68,7 +94,11 @@ export function cases(frames: StreamResponse[]): string[] {
 }
 
 /** POSTs raw JSON (or any body) and returns status, content type and parsed body. */
-export async function rawPost(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+export async function rawPost(
+  url: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
   const res = await fetch(url, { method: 'POST', body, headers });
   const text = await res.text();
   let json: unknown;
@@ -77,5 +107,10 @@ export async function rawPost(url: string, body: string, headers: Record<string,
   } catch {
     json = undefined;
   }
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, json: json as Record<string, any> };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    text,
+    json: json as Record<string, any>,
+  };
 }

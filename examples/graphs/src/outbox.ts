@@ -19,7 +19,11 @@ export const graph = new StateGraph(State)
       a2a_outbox: {
         task: {
           artifacts: [
-            { artifactId: 'word-count', name: 'Word count', parts: [{ data: { words: text.split(/\s+/).filter(Boolean).length } }] },
+            {
+              artifactId: 'word-count',
+              name: 'Word count',
+              parts: [{ data: { words: text.split(/\s+/).filter(Boolean).length } }],
+            },
           ],
           metadata: { analyzed: true },
           message: { parts: [{ text: `Counted the words of: ${text}` }] },

@@ -1,10 +1,6 @@
 const BRAND = Symbol.for('langgraph-a2a.error');
 
-export type LangGraphA2AErrorCode =
-  | 'INVALID_OPTIONS'
-  | 'GRAPH_LOAD_FAILED'
-  | 'INVALID_OUTBOX'
-  | 'GRAPH_FAILED';
+export type LangGraphA2AErrorCode = 'INVALID_OPTIONS' | 'GRAPH_LOAD_FAILED' | 'INVALID_OUTBOX' | 'GRAPH_FAILED';
 
 /**
  * The one error base of the project. `code` is stable and machine-readable; `message`

@@ -106,10 +106,9 @@ describe('payload validation', () => {
 });
 
 describe('outside a run', () => {
-  // Bug: emit.ts documents that outside a streamed run "there is no writer: the helpers are
-  // then no-ops" and return false, but resolveWriter() calls LangGraph's getWriter(), which
-  // throws "Config not retrievable" when no run config is active (e.g. a node unit test).
-  it.fails.each<{ name: string; emit: Emit }>([
+  // Regression: resolveWriter() let getWriter() throw "Config not retrievable" when no run
+  // was active (a node unit test) instead of returning false.
+  it.each<{ name: string; emit: Emit }>([
     { name: 'emitData', emit: () => emitData({ data: 1 }) },
     { name: 'emitFile', emit: () => emitFile({ url: 'https://example.com/a.pdf' }) },
     { name: 'emitMessage', emit: () => emitMessage('hi') },
@@ -122,16 +121,15 @@ describe('outside a run', () => {
     expect(() => emitTaskMetadata({ [`${RESERVED_PREFIX}x`]: 1 })).toThrow(StreamHelperError);
   });
 
-  // Bug (minor): the JSDoc says the helpers return false "when the node is not running in a
-  // streamed run", but graph.invoke() installs a writer that drops the chunk, so they return true.
-  it.fails('inside graph.invoke (not streamed), a helper returns false', async () => {
+  // graph.invoke() installs a writer that drops custom payloads: the helper has a writer.
+  it('inside graph.invoke (not streamed), a helper is a silent no-op that returns true', async () => {
     const State = Annotation.Root({ returned: Annotation<boolean> });
     const graph = new StateGraph(State)
       .addNode('node', (_state, config) => ({ returned: emitData({ data: 1 }, config) }))
       .addEdge('__start__', 'node')
       .compile();
     const result = await graph.invoke({ returned: false });
-    expect(result.returned).toBe(false);
+    expect(result.returned).toBe(true);
   });
 });
 

@@ -27,8 +27,14 @@ export class StreamHelperError extends Error {
 type Writer = (chunk: unknown) => void;
 
 function resolveWriter(config: LangGraphRunnableConfig | undefined): Writer | undefined {
-  // The explicit config wins; getWriter() reads the node's config from async local storage.
-  return config?.writer ?? getWriter();
+  // The explicit config wins; getWriter() reads the node's config from async local storage,
+  // and throws when no run is active (a node called directly in a unit test).
+  if (config?.writer) return config.writer;
+  try {
+    return getWriter();
+  } catch {
+    return undefined;
+  }
 }
 
 function emit<T extends HelperEvent['type']>(
@@ -42,8 +48,9 @@ function emit<T extends HelperEvent['type']>(
     throw new StreamHelperError(`invalid ${type} payload: ${z.prettifyError(parsed.error)}`, parsed.error.issues);
   }
   const writer = resolveWriter(config);
-  // Outside a streamed run (graph.invoke, unit tests of a node) there is no writer:
-  // the helpers are then no-ops, so nodes stay testable without a server.
+  // Outside a graph run (a node called directly in a unit test) there is no writer: the
+  // helpers are then no-ops, so nodes stay testable without a server. Inside a run that
+  // does not stream `custom` (graph.invoke), LangGraph's writer drops the payload.
   if (!writer) return false;
   writer({ [HELPER_TAG]: 1, type, payload: parsed.data });
   return true;
@@ -51,7 +58,7 @@ function emit<T extends HelperEvent['type']>(
 
 /**
  * Sends a file to the client as an artifact (a file part by URL or base64 bytes).
- * Returns false when the node is not running in a streamed run.
+ * Returns false when there is no writer (the node is not running inside a graph run).
  */
 export function emitFile(file: FilePayload, config?: LangGraphRunnableConfig): boolean {
   return emit('file', filePayloadSchema, file, config);

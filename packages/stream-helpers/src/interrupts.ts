@@ -101,7 +101,9 @@ export function credentialVault(): CredentialVault {
   const holder = globalThis as unknown as Record<symbol, Map<string, unknown> | undefined>;
   const store = (holder[key] ??= new Map<string, unknown>());
   const idOf = (handle: unknown): string | undefined =>
-    typeof handle === 'object' && handle !== null ? ((handle as Record<string, unknown>)[HANDLE_KEY] as string) : undefined;
+    typeof handle === 'object' && handle !== null
+      ? ((handle as Record<string, unknown>)[HANDLE_KEY] as string)
+      : undefined;
   return {
     put(credentials) {
       const id = crypto.randomUUID();
@@ -111,7 +113,9 @@ export function credentialVault(): CredentialVault {
     take(handle) {
       const id = idOf(handle);
       if (id === undefined || !store.has(id)) {
-        throw new CredentialsUnavailableError('the credentials for this task are no longer available; ask for them again');
+        throw new CredentialsUnavailableError(
+          'the credentials for this task are no longer available; ask for them again',
+        );
       }
       return store.get(id);
     },

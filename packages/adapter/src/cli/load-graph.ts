@@ -23,7 +23,10 @@ export async function loadGraph(spec: string, cwd = process.cwd()): Promise<Stre
   const name = names.find((n) => mod[n] !== undefined);
   if (name === undefined) {
     const available = Object.keys(mod).join(', ') || 'none';
-    throw new LangGraphA2AError('GRAPH_LOAD_FAILED', `${modulePath} has no export ${names.join(' or ')} (exports: ${available})`);
+    throw new LangGraphA2AError(
+      'GRAPH_LOAD_FAILED',
+      `${modulePath} has no export ${names.join(' or ')} (exports: ${available})`,
+    );
   }
   let value = mod[name];
   if (typeof value === 'function' && !isStreamableGraph(value)) value = await (value as () => unknown)();

@@ -44,13 +44,16 @@ export async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (command !== 'serve' || spec === undefined) {
-    process.stderr.write(`${command !== 'serve' ? `unknown command: ${command}\n` : 'serve needs <module>[#<export>]\n'}${USAGE}`);
+    process.stderr.write(
+      `${command !== 'serve' ? `unknown command: ${command}\n` : 'serve needs <module>[#<export>]\n'}${USAGE}`,
+    );
     return 2;
   }
   const logger = createLogger(values['log-level'] ? { level: values['log-level'] } : {});
   try {
     const port = Number(values.port ?? process.env.PORT ?? 8000);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new LangGraphA2AError('INVALID_OPTIONS', `invalid --port: ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new LangGraphA2AError('INVALID_OPTIONS', `invalid --port: ${values.port}`);
     let card: unknown;
     if (values.card !== undefined) {
       try {

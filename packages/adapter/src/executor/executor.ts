@@ -137,7 +137,9 @@ export class LangGraphAgentExecutor implements AgentExecutor {
         }
         // Credentials stay in this process: the graph resumes with a handle to them.
         const values = resume.values.map(({ pending: p, value }) =>
-          p?.kind === 'auth-required' && !isCredentialHandle(value) ? { p, value: credentialVault().put(value) } : { p, value },
+          p?.kind === 'auth-required' && !isCredentialHandle(value)
+            ? { p, value: credentialVault().put(value) }
+            : { p, value },
         );
         const resumeValue =
           values.length === 1 && pending.length <= 1
@@ -224,7 +226,9 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     // A waiting task has no run to stop: it is canceled here, and its bus released.
     this.waiting.delete(taskId);
     const events = eventFactory({ taskId, contextId }, this.env);
-    bus.publish(events.status(TaskState.TASK_STATE_CANCELED, events.agentMessage([parts.text('The task was canceled.')])));
+    bus.publish(
+      events.status(TaskState.TASK_STATE_CANCELED, events.agentMessage([parts.text('The task was canceled.')])),
+    );
     this.logger.info({ taskId, contextId, event: 'run.canceled' }, 'waiting task canceled');
     setImmediate(() => this.options.eventBusManager?.cleanupByTaskId(taskId));
   };

@@ -4,9 +4,7 @@ import { parts } from './events.js';
 
 /** What one `custom`-mode chunk means to the server. */
 export type CustomChunkResult =
-  | { kind: 'helper'; event: HelperEvent }
-  | { kind: 'invalid'; reason: string }
-  | { kind: 'ignored' };
+  { kind: 'helper'; event: HelperEvent } | { kind: 'invalid'; reason: string } | { kind: 'ignored' };
 
 /**
  * Classifies a `custom`-mode chunk. Payloads written by the stream-helpers are

@@ -49,9 +49,7 @@ export const parts = {
 /** Text of all text parts of a message, in order, joined by newlines. */
 export function textOf(message: Pick<Message, 'parts'> | undefined): string {
   if (!message) return '';
-  return message.parts
-    .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
-    .join('\n');
+  return message.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
 }
 
 /**
@@ -78,7 +76,11 @@ export function eventFactory(ids: RunIds, env: IdsAndClock) {
       return AgentEvent.message({ ...agentMessage(messageParts, opts), taskId: '' });
     },
 
-    task(state: TaskState, history: Message[], opts: { artifacts?: Artifact[]; metadata?: Metadata } = {}): AgentExecutionEvent {
+    task(
+      state: TaskState,
+      history: Message[],
+      opts: { artifacts?: Artifact[]; metadata?: Metadata } = {},
+    ): AgentExecutionEvent {
       const task: Task = {
         id: ids.taskId,
         contextId: ids.contextId,

@@ -36,9 +36,16 @@ function fileBlock(part: Part): Record<string, unknown> | undefined {
   const content = part.content;
   if (!content || (content.$case !== 'url' && content.$case !== 'raw')) return undefined;
   const url =
-    content.$case === 'url' ? content.value : `data:${part.mediaType || 'application/octet-stream'};base64,${Buffer.from(content.value).toString('base64')}`;
+    content.$case === 'url'
+      ? content.value
+      : `data:${part.mediaType || 'application/octet-stream'};base64,${Buffer.from(content.value).toString('base64')}`;
   if (part.mediaType.startsWith('image/')) return { type: 'image_url', image_url: { url } };
-  return { type: 'file', url, mimeType: part.mediaType, ...(part.filename ? { filename: part.filename } : {}) };
+  return {
+    type: 'file',
+    url,
+    mimeType: part.mediaType || 'application/octet-stream',
+    ...(part.filename ? { filename: part.filename } : {}),
+  };
 }
 
 /**
@@ -48,7 +55,9 @@ function fileBlock(part: Part): Record<string, unknown> | undefined {
 export function toHumanMessage(message: Message, filePartMapping: FilePartMapping): HumanMessage {
   const text = message.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
   const blocks = filePartMapping === 'content-blocks' ? message.parts.flatMap((p) => fileBlock(p) ?? []) : [];
-  const content = (blocks.length === 0 ? text : [...(text ? [{ type: 'text', text }] : []), ...blocks]) as MessageContent;
+  const content = (
+    blocks.length === 0 ? text : [...(text ? [{ type: 'text', text }] : []), ...blocks]
+  ) as MessageContent;
   return new HumanMessage({ id: message.messageId, content });
 }
 

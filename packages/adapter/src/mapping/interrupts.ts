@@ -69,7 +69,9 @@ export function describeInterrupt(raw: RawInterrupt): PendingInterrupt {
 
 /** Auth wins: a run waiting on any credential is `auth-required`. */
 export function waitState(pending: PendingInterrupt[]): TaskState {
-  return pending.some((p) => p.kind === 'auth-required') ? TaskState.TASK_STATE_AUTH_REQUIRED : TaskState.TASK_STATE_INPUT_REQUIRED;
+  return pending.some((p) => p.kind === 'auth-required')
+    ? TaskState.TASK_STATE_AUTH_REQUIRED
+    : TaskState.TASK_STATE_INPUT_REQUIRED;
 }
 
 export function isWaitState(state: TaskState | undefined): boolean {

@@ -121,10 +121,10 @@ describe('finalAnswer', () => {
     expect(answer.kind === 'invalid-outbox' && answer.reason).toMatch(/parts/);
   });
 
-  // Regression: when the inbound id is not in the state (a resumed run: the answer reaches the
+  // Regression: when the inbound id was not in the state (a resumed run: the answer reaches the
   // graph as Command({ resume }), not as a HumanMessage), findIndex gives -1 and every
   // AIMessage of the thread counts, so an earlier turn's answer becomes this run's answer.
-  it.fails("an earlier turn's AIMessage does not count when the inbound id is not in the state", () => {
+  it("an earlier turn's AIMessage does not count when the inbound id is not in the state", () => {
     const answer = finalAnswer({
       values: { messages: [...earlierTurn(), question()] },
       inboundMessageId: 'resume-answer-1',

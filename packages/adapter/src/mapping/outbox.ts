@@ -131,4 +131,3 @@ export function parseOutbox(value: unknown): { ok: true; answer: OutboxAnswer } 
     },
   };
 }
-

@@ -50,7 +50,9 @@ export function readResume(message: Message, pending: PendingInterrupt[]): Resum
   if (pending.length <= 1) {
     const p = pending[0];
     const problem = p ? check(p, answer.value) : undefined;
-    return problem ? { ok: false, reason: `The answer does not match the expected input: ${problem}.` } : { ok: true, values: [{ pending: p, value: answer.value }] };
+    return problem
+      ? { ok: false, reason: `The answer does not match the expected input: ${problem}.` }
+      : { ok: true, values: [{ pending: p, value: answer.value }] };
   }
   const byId = answer.value;
   if (typeof byId !== 'object' || byId === null || Array.isArray(byId)) {
@@ -71,5 +73,7 @@ export function readResume(message: Message, pending: PendingInterrupt[]): Resum
     if (problem) problems.push(`interrupt ${p.id}: ${problem}`);
     else values.push({ pending: p, value });
   }
-  return problems.length > 0 ? { ok: false, reason: `The answer is incomplete or invalid: ${problems.join('; ')}.` } : { ok: true, values };
+  return problems.length > 0
+    ? { ok: false, reason: `The answer is incomplete or invalid: ${problems.join('; ')}.` }
+    : { ok: true, values };
 }

@@ -506,7 +506,7 @@ describe('GraphRun interrupts', () => {
 describe('GraphRun resumed task', () => {
   // Regression: a resumed run's answer message is not in state.messages (the graph resumes
   // with a Command), so finalAnswer finds no anchor and answers with an earlier turn's AIMessage.
-  it.fails("does not answer with an earlier turn's AIMessage", () => {
+  it("does not answer with an earlier turn's AIMessage", () => {
     const answer: Message = { ...USER, messageId: 'answer-1', taskId: 'task-1', parts: [textPart('yes')] };
     const { run } = newRun({ userMessage: answer, existingTask });
     run.start();

@@ -7,7 +7,14 @@ import type { IdsAndClock } from './env.js';
 import { TERMINAL_STATES, eventFactory, parts, type EventFactory, type RunIds } from './events.js';
 import { mapMessagesChunk } from './messages-mode.js';
 import { finalAnswer } from './outbound.js';
-import { INTERRUPTS_KEY, describeInterrupt, readInterrupts, waitState, waitingParts, type PendingInterrupt } from './interrupts.js';
+import {
+  INTERRUPTS_KEY,
+  describeInterrupt,
+  readInterrupts,
+  waitState,
+  waitingParts,
+  type PendingInterrupt,
+} from './interrupts.js';
 import type { OutboxMessage } from './outbox.js';
 import { StreamDeltaArtifact } from './stream-delta.js';
 
@@ -47,6 +54,7 @@ export class GraphRun {
   private taskPublished = false;
   private ended = false;
   private lastValues: Record<string, unknown> | undefined;
+  private baselineIds: Set<string> | undefined;
   private readonly interrupts = new Map<string, PendingInterrupt>();
   private endedAs: RunOutcome | undefined;
 
@@ -74,7 +82,9 @@ export class GraphRun {
       case 'values': {
         // An interrupt shows up as a values chunk of its own; it is not the state.
         if (this.collectInterrupts(chunk)) return [];
-        if (typeof chunk === 'object' && chunk !== null) this.lastValues = chunk as Record<string, unknown>;
+        if (typeof chunk !== 'object' || chunk === null) return [];
+        this.lastValues = chunk as Record<string, unknown>;
+        this.baselineIds ??= messageIds(this.lastValues);
         return [];
       }
       case 'messages': {
@@ -101,6 +111,7 @@ export class GraphRun {
       values: this.lastValues,
       inboundMessageId: this.opts.userMessage.messageId,
       deltaText: this.delta.text,
+      baselineIds: this.baselineIds,
     });
     switch (answer.kind) {
       case 'outbox': {
@@ -117,7 +128,10 @@ export class GraphRun {
         const events = [...this.ensureTask(), ...this.delta.close()];
         for (const a of out.artifacts) {
           events.push(
-            this.events.artifact({ ...a, artifactId: a.artifactId ?? this.opts.env.newId() }, { append: false, lastChunk: true }),
+            this.events.artifact(
+              { ...a, artifactId: a.artifactId ?? this.opts.env.newId() },
+              { append: false, lastChunk: true },
+            ),
           );
         }
         for (const h of out.history) {
@@ -296,4 +310,12 @@ export class GraphRun {
       }
     }
   }
+}
+
+function messageIds(values: Record<string, unknown>): Set<string> {
+  const list = values.messages;
+  if (!Array.isArray(list)) return new Set();
+  return new Set(
+    list.flatMap((m: unknown) => (typeof (m as { id?: unknown })?.id === 'string' ? [(m as { id: string }).id] : [])),
+  );
 }

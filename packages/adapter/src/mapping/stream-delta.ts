@@ -30,7 +30,11 @@ export class StreamDeltaArtifact {
     const metadata = delta.messageId ? { [DELTA_MESSAGE_ID_KEY]: delta.messageId } : {};
     return [
       this.events.artifact(
-        { artifactId: STREAM_DELTA_ARTIFACT_ID, name: STREAM_DELTA_ARTIFACT_NAME, parts: [parts.text(delta.text, metadata)] },
+        {
+          artifactId: STREAM_DELTA_ARTIFACT_ID,
+          name: STREAM_DELTA_ARTIFACT_NAME,
+          parts: [parts.text(delta.text, metadata)],
+        },
         { append, lastChunk: false },
       ),
     ];

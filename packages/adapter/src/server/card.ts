@@ -118,5 +118,10 @@ export function renderCard(card: AgentCard, baseUrl: string, legacyCompat: boole
 }
 
 function slug(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+  return (
+    value
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'agent'
+  );
 }

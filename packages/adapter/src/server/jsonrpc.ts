@@ -31,6 +31,21 @@ function rpcId(body: unknown): RpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
 }
 
+const LEGACY_PAUSED = new Set(['input-required', 'auth-required']);
+
+/**
+ * v0.3's `final` says the stream of this interaction ends here. The SDK's translation
+ * sets it only for terminal states, but a task that pauses for input also ends the
+ * stream, and v0.3 clients wait for `final` before they show the question.
+ */
+function markLegacyFinal(frame: RpcResponse): RpcResponse {
+  const result = frame.result as { kind?: string; final?: boolean; status?: { state?: string } } | undefined;
+  if (result?.kind === 'status-update' && LEGACY_PAUSED.has(result.status?.state ?? '') && !result.final) {
+    return { ...frame, result: { ...result, final: true } };
+  }
+  return frame;
+}
+
 /** JSON-RPC 2.0 §4: `jsonrpc` is "2.0", `method` a string, `id` a string, an integer or null. */
 function isEnvelopeValid(body: Record<string, unknown>): boolean {
   if (body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === '') return false;
@@ -82,7 +97,9 @@ export function registerJsonRpcRoute(app: FastifyInstance, opts: JsonRpcRouteOpt
     }
     const method = methodOf(body);
     const useLegacy = legacy !== undefined && (isLegacyJsonRpcMethod(method) || !isV1JsonRpcMethod(method));
-    const mapError = useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    const mapError = useLegacy
+      ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+      : JsonRpcTransportHandler.mapToJSONRPCError;
     const id = rpcId(body);
     const context = callContext(request, reply, useLegacy);
     let response: RpcResponse | AsyncGenerator<RpcResponse, void, undefined>;
@@ -92,7 +109,10 @@ export function registerJsonRpcRoute(app: FastifyInstance, opts: JsonRpcRouteOpt
         ? await legacy!.handle(body as Record<string, unknown>, context)
         : await v1.handle(body as Record<string, unknown>, context);
     } catch (error) {
-      return reply.code(200).type('application/json').send({ jsonrpc: '2.0', id, error: mapError(error) });
+      return reply
+        .code(200)
+        .type('application/json')
+        .send({ jsonrpc: '2.0', id, error: mapError(error) });
     }
     if (context.activatedExtensions) {
       reply.header(useLegacy ? 'X-A2A-Extensions' : 'A2A-Extensions', [...context.activatedExtensions].join(','));
@@ -103,7 +123,7 @@ export function registerJsonRpcRoute(app: FastifyInstance, opts: JsonRpcRouteOpt
     // v0.3 clients expect an SSE stream from tasks/resubscribe even for an error.
     const errorAsFrame = useLegacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
     await sendSse(request, reply, response, {
-      toJson: (frame) => frame,
+      toJson: useLegacy ? markLegacyFinal : (frame) => frame,
       toErrorFrame: (error) => ({ jsonrpc: '2.0', id, error: mapError(error) }),
       onEarlyError: (error) => {
         const envelope = { jsonrpc: '2.0', id, error: mapError(error) };

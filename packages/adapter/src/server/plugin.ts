@@ -15,7 +15,15 @@ import { ensureCheckpointer, graphName, isStreamableGraph, type StreamableGraph 
 import type { IdsAndClock } from '../mapping/env.js';
 import type { FilePartMapping } from '../mapping/inbound.js';
 import { AdapterTaskStore } from '../stores/adapter-task-store.js';
-import { AGENT_CARD_PATH, JSONRPC_PATH, REST_PATH, buildAgentCard, cardOptionsSchema, renderCard, type CardOptions } from './card.js';
+import {
+  AGENT_CARD_PATH,
+  JSONRPC_PATH,
+  REST_PATH,
+  buildAgentCard,
+  cardOptionsSchema,
+  renderCard,
+  type CardOptions,
+} from './card.js';
 import { registerJsonRpcRoute } from './jsonrpc.js';
 import { registerRestRoutes } from './rest.js';
 import { LangGraphRequestHandler, type BusyContextPolicy } from './request-handler.js';
@@ -51,7 +59,9 @@ export interface A2APluginOptions {
 }
 
 const optionsSchema = z.object({
-  graph: z.custom<StreamableGraph>(isStreamableGraph, { message: 'graph must be a compiled LangGraph graph (it has no stream())' }),
+  graph: z.custom<StreamableGraph>(isStreamableGraph, {
+    message: 'graph must be a compiled LangGraph graph (it has no stream())',
+  }),
   card: cardOptionsSchema.optional(),
   prefix: z
     .string()
@@ -65,7 +75,9 @@ const optionsSchema = z.object({
   legacyCompat: z.boolean().default(true),
   taskStore: z.custom<TaskStore>((v) => typeof v === 'object' && v !== null && 'save' in v && 'load' in v).optional(),
   filePartMapping: z.enum(['inbox-only', 'content-blocks']).default('inbox-only'),
-  idsAndClock: z.custom<IdsAndClock>((v) => typeof v === 'object' && v !== null && 'newId' in v && 'now' in v).optional(),
+  idsAndClock: z
+    .custom<IdsAndClock>((v) => typeof v === 'object' && v !== null && 'newId' in v && 'now' in v)
+    .optional(),
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
   healthz: z.boolean().default(true),
   busyContext: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
@@ -135,9 +147,16 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     scope.setErrorHandler((error, _request, reply) => {
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       if (status >= 500) logger.error({ err: error }, 'request failed');
-      return reply.code(status).type('application/json').send({
-        error: { code: status, status: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INTERNAL', message: status >= 500 ? 'Internal error' : (error as Error).message },
-      });
+      return reply
+        .code(status)
+        .type('application/json')
+        .send({
+          error: {
+            code: status,
+            status: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INTERNAL',
+            message: status >= 500 ? 'Internal error' : (error as Error).message,
+          },
+        });
     });
 
     scope.get(AGENT_CARD_PATH, async (request, reply) =>

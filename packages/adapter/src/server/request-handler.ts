@@ -67,7 +67,10 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     return this.inner.sendMessage(routed.params, context);
   }
 
-  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     const routed = await this.route(params, context);
     if (routed.kind === 'existing') {
       if (TERMINAL_STATES.has(routed.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
@@ -96,7 +99,9 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
           const state = p.value.status?.state;
           ended =
             state !== undefined &&
-            (TERMINAL_STATES.has(state) || state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED);
+            (TERMINAL_STATES.has(state) ||
+              state === TaskState.TASK_STATE_INPUT_REQUIRED ||
+              state === TaskState.TASK_STATE_AUTH_REQUIRED);
         }
         yield frame;
       }
@@ -121,17 +126,22 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
       taskId = (await this.waitingTaskIn(contextId, params, context)) ?? '';
     }
     if (contextId || taskId) {
-      const resolvedContext = contextId || (taskId ? (await this.opts.taskStore.load(taskId, context))?.contextId : undefined);
+      const resolvedContext =
+        contextId || (taskId ? (await this.opts.taskStore.load(taskId, context))?.contextId : undefined);
       if (resolvedContext) await this.applyBusyPolicy(resolvedContext, params, context);
       // The running task may have ended waiting for input meanwhile.
-      if (!message.taskId && contextId && !taskId) taskId = (await this.waitingTaskIn(contextId, params, context)) ?? '';
+      if (!message.taskId && contextId && !taskId)
+        taskId = (await this.waitingTaskIn(contextId, params, context)) ?? '';
     }
     let routedMessage: Message = taskId === message.taskId ? message : { ...message, taskId: taskId ?? '' };
     if (taskId) {
       const target = await this.opts.taskStore.load(taskId, context);
-      if (target?.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED) routedMessage = this.redactCredentials(routedMessage);
+      if (target?.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED)
+        routedMessage = this.redactCredentials(routedMessage);
     }
-    return routedMessage === message ? { kind: 'send', params } : { kind: 'send', params: { ...params, message: routedMessage } };
+    return routedMessage === message
+      ? { kind: 'send', params }
+      : { kind: 'send', params: { ...params, message: routedMessage } };
   }
 
   /**
@@ -145,10 +155,23 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     return { ...message, parts: [parts.data(handle, { [`${RESERVED_PREFIX}redacted`]: true })] };
   }
 
-  private async waitingTaskIn(contextId: string, params: SendMessageRequest, context: ServerCallContext): Promise<string | undefined> {
+  private async waitingTaskIn(
+    contextId: string,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<string | undefined> {
     for (const status of [TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]) {
       const { tasks } = await this.opts.taskStore.list(
-        { tenant: params.tenant, contextId, status, pageSize: 1, pageToken: '', historyLength: 0, includeArtifacts: false, statusTimestampAfter: undefined },
+        {
+          tenant: params.tenant,
+          contextId,
+          status,
+          pageSize: 1,
+          pageToken: '',
+          historyLength: 0,
+          includeArtifacts: false,
+          statusTimestampAfter: undefined,
+        },
         context,
       );
       if (tasks[0]) return tasks[0].id;
@@ -156,7 +179,11 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     return undefined;
   }
 
-  private async applyBusyPolicy(contextId: string, params: SendMessageRequest, context: ServerCallContext): Promise<void> {
+  private async applyBusyPolicy(
+    contextId: string,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
     const running = this.opts.executor.runningTaskIn(contextId);
     if (!running) return;
     switch (this.opts.busyContext) {
@@ -168,8 +195,13 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
         await this.opts.executor.whenTaskDone(running);
         return this.applyBusyPolicy(contextId, params, context);
       case 'interrupt':
-        this.opts.logger.info({ taskId: running, contextId, event: 'context.interrupt' }, 'a new message interrupts the running task');
-        await this.inner.cancelTask({ id: running, tenant: params.tenant, metadata: {} }, context).catch(() => undefined);
+        this.opts.logger.info(
+          { taskId: running, contextId, event: 'context.interrupt' },
+          'a new message interrupts the running task',
+        );
+        await this.inner
+          .cancelTask({ id: running, tenant: params.tenant, metadata: {} }, context)
+          .catch(() => undefined);
         await this.opts.executor.whenTaskDone(running);
         return this.applyBusyPolicy(contextId, params, context);
       default: {
@@ -188,7 +220,10 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   getAgentCard(): Promise<AgentCard> {
     return this.inner.getAgentCard();
   }
-  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+  getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
     return this.inner.getAuthenticatedExtendedAgentCard(params, context);
   }
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -200,13 +235,22 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     return this.inner.cancelTask(params, context);
   }
-  resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     return this.inner.resubscribe(params, context);
   }
-  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.inner.createTaskPushNotificationConfig(params, context);
   }
-  getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.inner.getTaskPushNotificationConfig(params, context);
   }
   listTaskPushNotificationConfigs(
@@ -215,7 +259,10 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   ): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.inner.listTaskPushNotificationConfigs(params, context);
   }
-  deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
     return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
 }

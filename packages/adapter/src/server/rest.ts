@@ -110,7 +110,11 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
       throw new UnsupportedOperationError('Agent does not support streaming');
     }
   };
-  const stream = (request: FastifyRequest, reply: FastifyReply, events: AsyncGenerator<StreamResponse, void, undefined>) =>
+  const stream = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    events: AsyncGenerator<StreamResponse, void, undefined>,
+  ) =>
     sendSse(request, reply, events, {
       toJson: (e) => StreamResponse.toJSON(e),
       toErrorFrame: (e) => toRestErrorBody(e, restStatusFor(e)),
@@ -200,7 +204,10 @@ export function registerRestRoutes(app: FastifyInstance, opts: RestRoutesOptions
   route('GET', '/tasks/:taskId/pushNotificationConfigs', async (request, reply) => {
     const ctx = await context(request, reply);
     const { taskId } = request.params as { taskId: string };
-    const result = await handler.listTaskPushNotificationConfigs({ taskId, pageSize: 0, pageToken: '', tenant: '' }, ctx);
+    const result = await handler.listTaskPushNotificationConfigs(
+      { taskId, pageSize: 0, pageToken: '', tenant: '' },
+      ctx,
+    );
     return ListTaskPushNotificationConfigsResponse.toJSON(result);
   });
 

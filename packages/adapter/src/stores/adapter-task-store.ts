@@ -22,7 +22,9 @@ export class AdapterTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const pending = this.pendingMetadata.get(task.id);
     const artifacts = task.artifacts.filter((a) => a.artifactId !== STREAM_DELTA_ARTIFACT_ID);
-    const toSave = pending ? { ...task, artifacts, metadata: { ...task.metadata, ...pending } } : { ...task, artifacts };
+    const toSave = pending
+      ? { ...task, artifacts, metadata: { ...task.metadata, ...pending } }
+      : { ...task, artifacts };
     await this.inner.save(toSave, context);
     if (pending) this.pendingMetadata.delete(task.id);
   }
