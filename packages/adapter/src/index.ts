@@ -23,3 +23,7 @@ export {
 } from './constants.js';
 export { LangGraphRequestHandler, type BusyContextPolicy } from './server/request-handler.js';
 export { INTERRUPTS_KEY, type PendingInterrupt } from './mapping/interrupts.js';
+export { openPersistence, type Persistence } from './stores/persistence.js';
+export { parseStoreSetting, describeStore, DEFAULT_SQLITE_FILE, type StoreSetting } from './stores/setting.js';
+export { MemoryRunLedger, DatabaseRunLedger, type RunLedger, type RunRecord } from './stores/run-ledger.js';
+export { settleOrphans, RESTARTED_MESSAGE, type RecoveryPolicy } from './server/recovery.js';

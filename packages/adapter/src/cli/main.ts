@@ -3,6 +3,13 @@ import { LangGraphA2AError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { createServer } from '../server/create-server.js';
 import { loadGraph } from './load-graph.js';
+import { DEFAULT_SQLITE_FILE, describeStore } from '../stores/setting.js';
+import type { RecoveryPolicy } from '../server/recovery.js';
+
+function recoveryPolicy(value: string | undefined): RecoveryPolicy | undefined {
+  if (value === undefined || value === 'fail' || value === 'resume') return value;
+  throw new LangGraphA2AError('INVALID_OPTIONS', `--recovery must be fail or resume, not "${value}"`);
+}
 
 const USAGE = `Usage: langgraph-a2a serve <module>[#<export>] [options]
 
@@ -16,6 +23,10 @@ Options:
   --card <json>       agent card fields as JSON, e.g. '{"name":"Helper"}'
   --prefix <path>     where the A2A endpoints are mounted (default: /a2a)
   --public-url <url>  the base URL clients use, for the agent card
+  --store <setting>   memory | sqlite:<file> | postgres://… (default: $LANGGRAPH_A2A_STORE
+                      or sqlite:.data/langgraph-a2a.sqlite)
+  --recovery <policy> tasks cut short by a crash: fail | resume (default: fail)
+  --instance-id <id>  this instance's id (a restart with the same id settles its runs at once)
   --no-v03            do not serve v0.3 clients
   --log-level <lvl>   pino level (default: $LOG_LEVEL or info)
   -h, --help          show this help
@@ -33,6 +44,10 @@ export async function main(argv: string[]): Promise<number> {
       prefix: { type: 'string' },
       'public-url': { type: 'string' },
       'no-v03': { type: 'boolean', default: false },
+      store: { type: 'string' },
+      recovery: { type: 'string' },
+      'instance-id': { type: 'string' },
+      'heartbeat-ms': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -70,10 +85,15 @@ export async function main(argv: string[]): Promise<number> {
       prefix: values.prefix,
       publicUrl: values['public-url'],
       legacyCompat: !values['no-v03'],
+      store: values.store ?? process.env.LANGGRAPH_A2A_STORE ?? `sqlite:${DEFAULT_SQLITE_FILE}`,
+      recovery: recoveryPolicy(values.recovery),
+      instanceId: values['instance-id'],
+      ...(values['heartbeat-ms'] ? { heartbeatMs: Number(values['heartbeat-ms']) } : {}),
     });
     const address = await app.listen({ port, host: values.host ?? '127.0.0.1' });
     process.stdout.write(`langgraph-a2a: serving "${app.a2a.card.name}" at ${address}\n`);
     process.stdout.write(`  agent card: ${address}/.well-known/agent-card.json\n`);
+    process.stdout.write(`  store: ${describeStore(app.a2a.persistence.setting)}\n`);
     return await new Promise<number>((resolve) => {
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {

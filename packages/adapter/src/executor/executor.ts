@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command } from '@langchain/langgraph';
 import { TaskState } from '@a2a-js/sdk';
 import type {
@@ -18,6 +19,7 @@ import { readResume } from '../mapping/resume.js';
 import { OUTBOX_CHANNEL, RESERVED_PREFIX } from '../constants.js';
 import { silentLogger } from '../logger.js';
 import { channelNames, type StreamableGraph } from './graph.js';
+import { MemoryRunLedger, type RunLedger } from '../stores/run-ledger.js';
 
 export interface LangGraphAgentExecutorOptions {
   graph: StreamableGraph;
@@ -35,6 +37,10 @@ export interface LangGraphAgentExecutorOptions {
   recursionLimit?: number;
   /** The bus manager of the request handler, to release the bus of a waiting task canceled here. */
   eventBusManager?: ExecutionEventBusManager;
+  /** Where runs in progress and seen message ids are recorded. @defaultValue in memory */
+  ledger?: RunLedger;
+  /** This server instance, in the run ledger. @defaultValue a random id */
+  instanceId?: string;
 }
 
 interface RunningTask {
@@ -42,6 +48,9 @@ interface RunningTask {
   abort: AbortController;
   done: Promise<void>;
 }
+
+/** `ServerCallContext.state` key: the run continues a task from its checkpoint (crash recovery). */
+export const RECOVER_KEY = 'langgraph-a2a:recover';
 
 /** The status message of tasks still running when the server had to stop them. */
 export const SHUTDOWN_MESSAGE = 'The server shut down before the task finished.';
@@ -67,15 +76,17 @@ export class LangGraphAgentExecutor implements AgentExecutor {
   private readonly running = new Map<string, RunningTask>();
   /** Tasks whose last run ended waiting for input, with their context. */
   private readonly waiting = new Map<string, string>();
-  /** messageId → taskId of every message this process ran, for retried messages. */
-  private readonly messageTasks = new Map<string, string>();
   private idleWaiters: Array<() => void> = [];
+  readonly ledger: RunLedger;
+  readonly instanceId: string;
 
   constructor(private readonly options: LangGraphAgentExecutorOptions) {
     this.graph = options.graph;
     this.logger = options.logger ?? silentLogger();
     this.env = options.idsAndClock ?? defaultIdsAndClock;
     this.channels = channelNames(options.graph);
+    this.ledger = options.ledger ?? new MemoryRunLedger();
+    this.instanceId = options.instanceId ?? randomUUID();
     ensureForegroundCallbacks(this.logger);
   }
 
@@ -96,8 +107,13 @@ export class LangGraphAgentExecutor implements AgentExecutor {
   }
 
   /** The task an already-seen messageId went to. */
-  taskForMessage(messageId: string): string | undefined {
-    return this.messageTasks.get(messageId);
+  taskForMessage(messageId: string): Promise<string | undefined> {
+    return this.ledger.taskForMessage(messageId);
+  }
+
+  /** Records that this instance's runs are alive (see the run ledger). */
+  async heartbeat(): Promise<void> {
+    await this.ledger.heartbeat(this.instanceId, this.runningTaskIds);
   }
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
@@ -109,7 +125,6 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       abort,
       done: new Promise<void>((resolve) => (markDone = resolve)),
     });
-    this.rememberMessage(ctx.userMessage.messageId, ctx.taskId);
     const publish = (events: AgentExecutionEvent[]) => {
       for (const e of events) bus.publish(e);
     };
@@ -124,9 +139,15 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     });
     const started = Date.now();
     try {
+      await this.ledger.rememberMessage(ctx.userMessage.messageId, ctx.taskId);
+      await this.ledger.start({ taskId: ctx.taskId, contextId: ctx.contextId, instanceId: this.instanceId });
       const request = { message: ctx.userMessage, task: ctx.task, metadata: ctx.request.metadata };
       let input: unknown;
-      if (ctx.task && isWaitState(ctx.task.status?.state)) {
+      if (ctx.context.state.get(RECOVER_KEY) === true) {
+        // Crash recovery: continue from the thread's last checkpoint.
+        input = null;
+        log.info({ event: 'run.recover' }, 'continuing the run from its last checkpoint');
+      } else if (ctx.task && isWaitState(ctx.task.status?.state)) {
         // The message answers the pending interrupt(s): validate, then resume.
         const pending = storedInterrupts(ctx.task.metadata);
         const resume = readResume(ctx.userMessage, pending);
@@ -184,6 +205,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       }
     } finally {
       if (run.outcome === 'waiting') this.waiting.set(ctx.taskId, ctx.contextId);
+      await this.ledger.finish(ctx.taskId).catch((err: unknown) => log.warn({ err }, 'could not clear the run record'));
       this.running.delete(ctx.taskId);
       markDone();
       if (this.running.size === 0) {
@@ -193,15 +215,6 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       }
     }
   };
-
-  private rememberMessage(messageId: string, taskId: string): void {
-    this.messageTasks.set(messageId, taskId);
-    // Bounded: the oldest ids go first (Map keeps insertion order).
-    if (this.messageTasks.size > 10_000) {
-      const oldest = this.messageTasks.keys().next().value;
-      if (oldest !== undefined) this.messageTasks.delete(oldest);
-    }
-  }
 
   private abortedEvents(run: GraphRun, signal: AbortSignal): AgentExecutionEvent[] {
     return signal.reason instanceof ShutdownSignal ? run.fail(SHUTDOWN_MESSAGE) : run.cancel();

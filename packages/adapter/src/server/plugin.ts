@@ -2,12 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AgentCard } from '@a2a-js/sdk';
-import {
-  DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type TaskStore,
-} from '@a2a-js/sdk/server';
+import { DefaultExecutionEventBusManager, DefaultRequestHandler, type TaskStore } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import { LangGraphA2AError } from '../errors.js';
 import { LangGraphAgentExecutor } from '../executor/executor.js';
@@ -15,6 +10,9 @@ import { ensureCheckpointer, graphName, isStreamableGraph, type StreamableGraph 
 import type { IdsAndClock } from '../mapping/env.js';
 import type { FilePartMapping } from '../mapping/inbound.js';
 import { AdapterTaskStore } from '../stores/adapter-task-store.js';
+import { openPersistence, type Persistence } from '../stores/persistence.js';
+import { describeStore, parseStoreSetting, type StoreSetting } from '../stores/setting.js';
+import { settleOrphans, type RecoveryPolicy } from './recovery.js';
 import {
   AGENT_CARD_PATH,
   JSONRPC_PATH,
@@ -42,8 +40,20 @@ export interface A2APluginOptions {
   publicUrl?: string;
   /** Serve v0.3 clients too (JSON-RPC methods and card fields). @defaultValue true */
   legacyCompat?: boolean;
-  /** Where tasks are kept. @defaultValue an in-memory store */
-  taskStore?: TaskStore;
+  /**
+   * Where tasks, push configs, checkpoints and message ids are kept: `memory`,
+   * `sqlite:<file>` or `postgres://…` (a setting or an opened {@link Persistence}).
+   * @defaultValue 'memory'
+   */
+  store?: string | StoreSetting | Persistence;
+  /** What happens to tasks whose run was cut short by a crash. @defaultValue 'fail' */
+  recovery?: RecoveryPolicy;
+  /** This instance's id in the run ledger; a restarted instance with the same id settles its runs at once. @defaultValue a random id */
+  instanceId?: string;
+  /** How often running tasks are marked alive. @defaultValue 5000 */
+  heartbeatMs?: number;
+  /** After how long without a heartbeat another instance's run counts as orphaned. @defaultValue 3 × heartbeatMs */
+  leaseMs?: number;
   /** How inbound file parts reach `state.messages`. @defaultValue 'inbox-only' */
   filePartMapping?: FilePartMapping;
   /** Ids and clock of events (tests and recordings). @defaultValue random UUIDs, wall clock */
@@ -73,7 +83,23 @@ const optionsSchema = z.object({
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
   legacyCompat: z.boolean().default(true),
-  taskStore: z.custom<TaskStore>((v) => typeof v === 'object' && v !== null && 'save' in v && 'load' in v).optional(),
+  store: z
+    .union([
+      z.string().transform((v, ctx) => {
+        try {
+          return parseStoreSetting(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+      z.custom<StoreSetting | Persistence>((v) => typeof v === 'object' && v !== null && ('kind' in v || 'taskStore' in v)),
+    ])
+    .default({ kind: 'memory' }),
+  recovery: z.enum(['fail', 'resume']).default('fail'),
+  instanceId: z.string().min(1).optional(),
+  heartbeatMs: z.number().int().positive().default(5000),
+  leaseMs: z.number().int().positive().optional(),
   filePartMapping: z.enum(['inbox-only', 'content-blocks']).default('inbox-only'),
   idsAndClock: z
     .custom<IdsAndClock>((v) => typeof v === 'object' && v !== null && 'newId' in v && 'now' in v)
@@ -90,6 +116,9 @@ export interface A2ADecoration {
   requestHandler: LangGraphRequestHandler;
   executor: LangGraphAgentExecutor;
   taskStore: TaskStore;
+  persistence: Persistence;
+  /** Settles orphaned runs now (it also runs at start and after every heartbeat). */
+  settleOrphans: () => Promise<string[]>;
 }
 
 declare module 'fastify' {
@@ -110,12 +139,18 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   const options = parsePluginOptions(rawOptions);
   const logger = fastify.log as unknown as Logger;
   const { graph } = options;
+  const ownsPersistence = !('taskStore' in options.store);
+  const persistence = 'taskStore' in options.store ? options.store : await openPersistence(options.store);
+  if (graph.checkpointer === undefined || graph.checkpointer === null) graph.checkpointer = persistence.checkpointer;
   ensureCheckpointer(graph);
+  logger.info({ store: describeStore(persistence.setting) }, 'store opened');
 
-  const taskStore = new AdapterTaskStore(options.taskStore ?? new InMemoryTaskStore());
+  const taskStore = new AdapterTaskStore(persistence.taskStore);
   const eventBusManager = new DefaultExecutionEventBusManager();
   const executor = new LangGraphAgentExecutor({
     eventBusManager,
+    ledger: persistence.ledger,
+    instanceId: options.instanceId,
     graph,
     logger,
     filePartMapping: options.filePartMapping,
@@ -135,7 +170,32 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     busyContext: options.busyContext,
     cancelOnDisconnect: options.cancelOnDisconnect,
   });
-  fastify.decorate('a2a', { card, requestHandler, executor, taskStore } satisfies A2ADecoration);
+  const settle = () =>
+    settleOrphans({
+      ledger: persistence.ledger,
+      taskStore,
+      executor,
+      eventBusManager,
+      policy: options.recovery,
+      leaseMs: options.leaseMs ?? options.heartbeatMs * 3,
+      logger,
+    });
+  fastify.decorate('a2a', { card, requestHandler, executor, taskStore, persistence, settleOrphans: settle } satisfies A2ADecoration);
+
+  // Runs cut short by a crash are settled before the server takes requests, then the
+  // heartbeat keeps this instance's runs alive and settles other instances' orphans.
+  await settle();
+  const heartbeat = setInterval(() => {
+    executor
+      .heartbeat()
+      .then(settle)
+      .catch((err: unknown) => logger.warn({ err }, 'heartbeat failed'));
+  }, options.heartbeatMs);
+  heartbeat.unref();
+  fastify.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    if (ownsPersistence) await persistence.close();
+  });
 
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 

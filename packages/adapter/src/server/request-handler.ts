@@ -114,7 +114,7 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     const message = params.message;
     if (!message?.messageId) return { kind: 'send', params };
 
-    const seenTaskId = this.opts.executor.taskForMessage(message.messageId);
+    const seenTaskId = await this.opts.executor.taskForMessage(message.messageId);
     if (seenTaskId) {
       const task = await this.opts.taskStore.load(seenTaskId, context);
       if (task) return { kind: 'existing', task };

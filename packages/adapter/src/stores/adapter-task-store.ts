@@ -1,6 +1,9 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { TaskState } from '@a2a-js/sdk';
 import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
+
+const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 
 /**
  * Wraps the configured TaskStore with the two rules the SDK's ResultManager does not
@@ -8,7 +11,9 @@ import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
  * - the transitory stream-delta artifact is never written as a durable artifact;
  * - task metadata set by a graph (stream-helpers, outbox) is merged shallowly into the
  *   stored task. The executor registers it here before it publishes the event that
- *   makes the ResultManager save the task, so the next save carries it.
+ *   makes the ResultManager save the task, so the next save carries it;
+ * - a terminal task is never overwritten with another state (a cancel or a crash
+ *   settlement written by another instance wins over a late event).
  */
 export class AdapterTaskStore implements TaskStore {
   private readonly pendingMetadata = new Map<string, Record<string, unknown>>();
@@ -20,6 +25,9 @@ export class AdapterTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
+    const stored = await this.inner.load(task.id, context);
+    const storedState = stored?.status?.state;
+    if (storedState !== undefined && TERMINAL.has(storedState) && task.status?.state !== storedState) return;
     const pending = this.pendingMetadata.get(task.id);
     const artifacts = task.artifacts.filter((a) => a.artifactId !== STREAM_DELTA_ARTIFACT_ID);
     const toSave = pending

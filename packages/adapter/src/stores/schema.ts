@@ -1,0 +1,137 @@
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+
+/** Table names: prefixed, so the server can share a database with an application. */
+export const TASKS_TABLE = 'a2a_tasks';
+export const PUSH_CONFIGS_TABLE = 'a2a_push_notification_configs';
+export const RUNS_TABLE = 'langgraph_a2a_runs';
+export const MESSAGES_TABLE = 'langgraph_a2a_messages';
+
+type Dialect = 'sqlite' | 'postgres';
+
+const collated = (dialect: Dialect, length: number) =>
+  sql.raw(`varchar(${length}) ${dialect === 'postgres' ? 'collate "C"' : 'collate binary'}`);
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.migrations;
+  }
+}
+
+/**
+ * The SDK's task and push-config tables, created with the same migration names and
+ * ledger tables as its `a2a-db` tool, so `a2a-db status` sees them as migrated.
+ */
+function sdkMigrations(dialect: Dialect) {
+  const tasks: Record<string, Migration> = {
+    '0001_create_tasks': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable(TASKS_TABLE)
+          .addColumn('tenant', collated(dialect, 255), (c) => c.notNull())
+          .addColumn('owner', collated(dialect, 255), (c) => c.notNull())
+          .addColumn('id', collated(dialect, 36), (c) => c.notNull())
+          .addColumn('context_id', collated(dialect, 36), (c) => c.notNull())
+          .addColumn('status_last_updated', 'bigint', (c) => c.notNull())
+          .addColumn('status_state', collated(dialect, 255))
+          .addColumn('status', 'text')
+          .addColumn('artifacts', 'text')
+          .addColumn('history', 'text')
+          .addColumn('metadata', 'text')
+          .addColumn('protocol_version', 'varchar(255)')
+          .addPrimaryKeyConstraint(`${TASKS_TABLE}_pkey`, ['tenant', 'owner', 'id'])
+          .execute();
+        await db.schema
+          .createIndex(`${TASKS_TABLE}_scope_updated_idx`)
+          .on(TASKS_TABLE)
+          .columns(['tenant', 'owner', 'status_last_updated', 'id'])
+          .execute();
+        await db.schema
+          .createIndex(`${TASKS_TABLE}_scope_context_updated_idx`)
+          .on(TASKS_TABLE)
+          .columns(['tenant', 'owner', 'context_id', 'status_last_updated', 'id'])
+          .execute();
+      },
+    },
+  };
+  const push: Record<string, Migration> = {
+    '0001_create_push_notification_configs': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable(PUSH_CONFIGS_TABLE)
+          .addColumn('tenant', collated(dialect, 255), (c) => c.notNull())
+          .addColumn('owner', collated(dialect, 255), (c) => c.notNull())
+          .addColumn('task_id', collated(dialect, 36), (c) => c.notNull())
+          .addColumn('config_id', collated(dialect, 36), (c) => c.notNull())
+          .addColumn('config_data', 'text')
+          .addColumn('protocol_version', 'varchar(255)')
+          .addPrimaryKeyConstraint(`${PUSH_CONFIGS_TABLE}_pkey`, ['tenant', 'owner', 'task_id', 'config_id'])
+          .execute();
+      },
+    },
+  };
+  return [
+    { ledger: `a2a_${TASKS_TABLE}_migrations`, lock: 'a2a_migrations_lock', migrations: tasks },
+    { ledger: `a2a_${PUSH_CONFIGS_TABLE}_migrations`, lock: 'a2a_migrations_lock', migrations: push },
+  ];
+}
+
+/** The server's own tables: runs in progress (crash recovery) and seen message ids. */
+function ownMigrations(): Record<string, Migration> {
+  return {
+    '0001_runs_and_messages': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable(RUNS_TABLE)
+          .addColumn('task_id', 'varchar(255)', (c) => c.primaryKey())
+          .addColumn('context_id', 'varchar(255)', (c) => c.notNull())
+          .addColumn('instance_id', 'varchar(255)', (c) => c.notNull())
+          .addColumn('started_at', 'bigint', (c) => c.notNull())
+          .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex(`${RUNS_TABLE}_heartbeat_idx`).on(RUNS_TABLE).column('heartbeat_at').execute();
+        await db.schema
+          .createTable(MESSAGES_TABLE)
+          .addColumn('message_id', 'varchar(255)', (c) => c.primaryKey())
+          .addColumn('task_id', 'varchar(255)', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+/**
+ * Creates or upgrades every table, idempotently: each set of migrations has a ledger,
+ * and a migration already in its ledger is not run again. Safe to call at every start,
+ * and from several instances at once (the migrator takes a lock).
+ */
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const sets = [
+    ...sdkMigrations(dialect),
+    { ledger: 'langgraph_a2a_migrations', lock: 'langgraph_a2a_migrations_lock', migrations: ownMigrations() },
+  ];
+  for (const set of sets) {
+    const migrator = new Migrator({
+      db,
+      provider: new StaticProvider(set.migrations),
+      migrationTableName: set.ledger,
+      migrationLockTableName: set.lock,
+    });
+    // Two instances starting together race to create the same tables: the loser's
+    // migration fails, and on a new attempt it finds the winner's ledger entries.
+    let outcome = await migrator.migrateToLatest();
+    for (let attempt = 1; outcome.error && attempt < 5; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 50));
+      outcome = await migrator.migrateToLatest();
+    }
+    const { error, results } = outcome;
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`database migration ${failed} (${set.ledger}) failed: ${(error as Error).message ?? String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}
