@@ -20,6 +20,8 @@ fi
 id postgres >/dev/null 2>&1 || useradd --system --home /var/lib/postgresql postgres
 
 port=${PGPORT_TEST:-55432}
+# The first free port from there on.
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
 datadir=$(mktemp -d /tmp/langgraph-a2a-pg.XXXXXX)
 chown postgres "$datadir"
 runuser -u postgres -- "$bindir/initdb" -D "$datadir" -A trust -U postgres >/dev/null

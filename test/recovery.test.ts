@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { RESTARTED_MESSAGE } from 'langgraph-a2a';
+import { backends, PG_SKIP_REASON } from './stores-support.js';
+import { collect, isTask, sdkClient, sendRequest, textOf, userMessage } from './support.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = fileURLToPath(new URL('../packages/adapter/bin/langgraph-a2a.js', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** `langgraph-a2a serve` of the long-running example as a child process; resolves with its URL. */
+async function serve(store: string, recovery: 'fail' | 'resume'): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(
+    process.execPath,
+    [bin, 'serve', 'examples/graphs/src/long-running.ts', '--port', '0', '--store', store, '--recovery', recovery, '--instance-id', 'instance-a', '--log-level', 'warn'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LONG_RUNNING_STEPS: '3', LONG_RUNNING_STEP_MS: '300' } },
+  );
+  children.push(proc);
+  let out = '';
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /serving ".*" at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
+  });
+  return { url, proc };
+}
+
+/** Starts a task and returns once its step 2 has begun. */
+async function startAndReachStep2(client: Client): Promise<Task> {
+  const task = await client.sendMessage(sendRequest(userMessage('work'), { returnImmediately: true }));
+  if (!isTask(task)) throw new Error('expected a task');
+  for await (const frame of client.resubscribeTask({ tenant: '', id: task.id })) {
+    if (frame.payload?.$case === 'statusUpdate' && textOf(frame.payload.value.status?.message) === 'step 2 of 3') break;
+  }
+  return task;
+}
+
+async function kill9(proc: ChildProcess) {
+  proc.kill('SIGKILL');
+  await once(proc, 'exit');
+}
+
+for (const backend of backends) {
+  describe.skipIf(!backend.available)(`crash recovery on ${backend.name}${backend.available ? '' : ` (skipped: ${PG_SKIP_REASON})`}`, () => {
+    it('policy fail: after kill -9 and a restart, the cut-short task is failed and completed ones are intact', async () => {
+      const store = await backend.fresh();
+      let { url, proc } = await serve(store, 'fail');
+      let client = await sdkClient(url);
+      const done = await client.sendMessage(sendRequest(userMessage('first')));
+      expect(isTask(done) && done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const cut = await startAndReachStep2(client);
+      await kill9(proc);
+
+      ({ url, proc } = await serve(store, 'fail'));
+      client = await sdkClient(url);
+      const settled = await client.getTask({ tenant: '', id: cut.id });
+      expect(settled.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(textOf(settled.status?.message)).toBe(RESTARTED_MESSAGE);
+      const intact = await client.getTask({ tenant: '', id: (done as Task).id });
+      expect(intact.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(textOf(intact.status?.message)).toBe('finished 3 steps');
+      expect(intact.history.map((m) => textOf(m))).toContain('first');
+    });
+
+    it('policy resume: after kill -9 and a restart, the task continues from its checkpoint and completes', async () => {
+      const store = await backend.fresh();
+      let { url, proc } = await serve(store, 'resume');
+      let client = await sdkClient(url);
+      const cut = await startAndReachStep2(client);
+      await kill9(proc);
+
+      ({ url, proc } = await serve(store, 'resume'));
+      client = await sdkClient(url);
+      let final = await client.getTask({ tenant: '', id: cut.id });
+      if (final.status?.state === TaskState.TASK_STATE_WORKING) {
+        const frames = await collect(client.resubscribeTask({ tenant: '', id: cut.id }));
+        expect(frames[0]?.payload?.$case).toBe('task');
+        final = await client.getTask({ tenant: '', id: cut.id });
+      }
+      expect(final.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(textOf(final.status?.message)).toBe('finished 3 steps');
+      // Step 1 was checkpointed before the kill and did not run again.
+      const steps = final.history.map((m) => textOf(m)).filter((t) => t.startsWith('step '));
+      expect(steps.filter((t) => t === 'step 1 of 3')).toHaveLength(1);
+      expect(steps).toContain('step 3 of 3');
+    });
+  });
+}
