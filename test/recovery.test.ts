@@ -20,8 +20,26 @@ afterEach(() => {
 async function serve(store: string, recovery: 'fail' | 'resume'): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(
     process.execPath,
-    [bin, 'serve', 'examples/graphs/src/long-running.ts', '--port', '0', '--store', store, '--recovery', recovery, '--instance-id', 'instance-a', '--log-level', 'warn'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LONG_RUNNING_STEPS: '3', LONG_RUNNING_STEP_MS: '300' } },
+    [
+      bin,
+      'serve',
+      'examples/graphs/src/long-running.ts',
+      '--port',
+      '0',
+      '--store',
+      store,
+      '--recovery',
+      recovery,
+      '--instance-id',
+      'instance-a',
+      '--log-level',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LONG_RUNNING_STEPS: '3', LONG_RUNNING_STEP_MS: '300' },
+    },
   );
   children.push(proc);
   let out = '';
@@ -53,48 +71,52 @@ async function kill9(proc: ChildProcess) {
 }
 
 for (const backend of backends) {
-  describe.skipIf(!backend.available)(`crash recovery on ${backend.name}${backend.available ? '' : ` (skipped: ${PG_SKIP_REASON})`}`, () => {
-    it('policy fail: after kill -9 and a restart, the cut-short task is failed and completed ones are intact', async () => {
-      const store = await backend.fresh();
-      let { url, proc } = await serve(store, 'fail');
-      let client = await sdkClient(url);
-      const done = await client.sendMessage(sendRequest(userMessage('first')));
-      expect(isTask(done) && done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      const cut = await startAndReachStep2(client);
-      await kill9(proc);
+  describe.skipIf(!backend.available)(
+    `crash recovery on ${backend.name}${backend.available ? '' : ` (skipped: ${PG_SKIP_REASON})`}`,
+    () => {
+      it('policy fail: after kill -9 and a restart, the cut-short task is failed and completed ones are intact', async () => {
+        const store = await backend.fresh();
+        const first = await serve(store, 'fail');
+        let client = await sdkClient(first.url);
+        const done = await client.sendMessage(sendRequest(userMessage('first')));
+        expect(isTask(done) && done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        const cut = await startAndReachStep2(client);
+        await kill9(first.proc);
 
-      ({ url, proc } = await serve(store, 'fail'));
-      client = await sdkClient(url);
-      const settled = await client.getTask({ tenant: '', id: cut.id });
-      expect(settled.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-      expect(textOf(settled.status?.message)).toBe(RESTARTED_MESSAGE);
-      const intact = await client.getTask({ tenant: '', id: (done as Task).id });
-      expect(intact.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(textOf(intact.status?.message)).toBe('finished 3 steps');
-      expect(intact.history.map((m) => textOf(m))).toContain('first');
-    });
+        const restarted = await serve(store, 'fail');
+        client = await sdkClient(restarted.url);
+        const settled = await client.getTask({ tenant: '', id: cut.id });
+        expect(settled.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+        expect(textOf(settled.status?.message)).toBe(RESTARTED_MESSAGE);
+        const intact = await client.getTask({ tenant: '', id: (done as Task).id });
+        expect(intact.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(textOf(intact.status?.message)).toBe('finished 3 steps');
+        expect(intact.history.map((m) => textOf(m))).toContain('first');
+      });
 
-    it('policy resume: after kill -9 and a restart, the task continues from its checkpoint and completes', async () => {
-      const store = await backend.fresh();
-      let { url, proc } = await serve(store, 'resume');
-      let client = await sdkClient(url);
-      const cut = await startAndReachStep2(client);
-      await kill9(proc);
+      it('policy resume: after kill -9 and a restart, the task continues from its checkpoint and completes', async () => {
+        const store = await backend.fresh();
+        const first = await serve(store, 'resume');
+        let client = await sdkClient(first.url);
+        const cut = await startAndReachStep2(client);
+        await kill9(first.proc);
 
-      ({ url, proc } = await serve(store, 'resume'));
-      client = await sdkClient(url);
-      let final = await client.getTask({ tenant: '', id: cut.id });
-      if (final.status?.state === TaskState.TASK_STATE_WORKING) {
-        const frames = await collect(client.resubscribeTask({ tenant: '', id: cut.id }));
-        expect(frames[0]?.payload?.$case).toBe('task');
-        final = await client.getTask({ tenant: '', id: cut.id });
-      }
-      expect(final.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(textOf(final.status?.message)).toBe('finished 3 steps');
-      // Step 1 was checkpointed before the kill and did not run again.
-      const steps = final.history.map((m) => textOf(m)).filter((t) => t.startsWith('step '));
-      expect(steps.filter((t) => t === 'step 1 of 3')).toHaveLength(1);
-      expect(steps).toContain('step 3 of 3');
-    });
-  });
+        const restarted = await serve(store, 'resume');
+        client = await sdkClient(restarted.url);
+        // Follow the recovered run until it has ended (event-driven: a resubscribe ends
+        // with the run; one made after the last event ends at once with the snapshot).
+        let final = await client.getTask({ tenant: '', id: cut.id });
+        for (let i = 0; i < 20 && final.status?.state === TaskState.TASK_STATE_WORKING; i++) {
+          await collect(client.resubscribeTask({ tenant: '', id: cut.id })).catch(() => []);
+          final = await client.getTask({ tenant: '', id: cut.id });
+        }
+        expect(final.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(textOf(final.status?.message)).toBe('finished 3 steps');
+        // Step 1 was checkpointed before the kill and did not run again.
+        const steps = final.history.map((m) => textOf(m)).filter((t) => t.startsWith('step '));
+        expect(steps.filter((t) => t === 'step 1 of 3')).toHaveLength(1);
+        expect(steps).toContain('step 3 of 3');
+      });
+    },
+  );
 }

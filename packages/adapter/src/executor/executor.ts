@@ -41,6 +41,13 @@ export interface LangGraphAgentExecutorOptions {
   ledger?: RunLedger;
   /** This server instance, in the run ledger. @defaultValue a random id */
   instanceId?: string;
+  /**
+   * When checkpoints are written: `sync` (before the next step starts: what crash
+   * recovery needs), `async` (while it runs) or `exit`. @defaultValue LangGraph's default
+   */
+  durability?: 'sync' | 'async' | 'exit';
+  /** Sees every event published for a task (the live-event relay between instances uses it). */
+  onEvent?: (taskId: string, event: AgentExecutionEvent) => void;
 }
 
 interface RunningTask {
@@ -126,7 +133,10 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       done: new Promise<void>((resolve) => (markDone = resolve)),
     });
     const publish = (events: AgentExecutionEvent[]) => {
-      for (const e of events) bus.publish(e);
+      for (const e of events) {
+        bus.publish(e);
+        this.options.onEvent?.(ctx.taskId, e);
+      }
     };
     const run = new GraphRun({
       ids: { taskId: ctx.taskId, contextId: ctx.contextId },
@@ -182,6 +192,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
         configurable: { ...this.options.configurable, ...toConfigurable(ctx.contextId, buildEnvelope(request)) },
         signal: abort.signal,
         ...(this.options.recursionLimit ? { recursionLimit: this.options.recursionLimit } : {}),
+        ...(this.options.durability ? { durability: this.options.durability } : {}),
       });
       for await (const item of stream) {
         if (abort.signal.aborted) break;

@@ -2,7 +2,15 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AgentCard } from '@a2a-js/sdk';
-import { DefaultExecutionEventBusManager, DefaultRequestHandler, type TaskStore } from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
+import { StreamResponse } from '@a2a-js/sdk';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  ServerCallContext,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { PgRelay } from '../stores/pg-relay.js';
 import type { Logger } from 'pino';
 import { LangGraphA2AError } from '../errors.js';
 import { LangGraphAgentExecutor } from '../executor/executor.js';
@@ -93,7 +101,9 @@ const optionsSchema = z.object({
           return z.NEVER;
         }
       }),
-      z.custom<StoreSetting | Persistence>((v) => typeof v === 'object' && v !== null && ('kind' in v || 'taskStore' in v)),
+      z.custom<StoreSetting | Persistence>(
+        (v) => typeof v === 'object' && v !== null && ('kind' in v || 'taskStore' in v),
+      ),
     ])
     .default({ kind: 'memory' }),
   recovery: z.enum(['fail', 'resume']).default('fail'),
@@ -147,10 +157,25 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
 
   const taskStore = new AdapterTaskStore(persistence.taskStore);
   const eventBusManager = new DefaultExecutionEventBusManager();
+  const instanceId = options.instanceId ?? randomUUID();
+  // Several instances on one PostgreSQL database relay live events and cancels.
+  const relay =
+    persistence.setting.kind === 'postgres' ? new PgRelay(persistence.setting.url, instanceId, logger) : undefined;
+  await relay?.start();
   const executor = new LangGraphAgentExecutor({
     eventBusManager,
     ledger: persistence.ledger,
-    instanceId: options.instanceId,
+    instanceId,
+    // With a durable store, a step's checkpoint is written before the next step starts,
+    // so a crash loses at most the step that was running.
+    durability: persistence.setting.kind === 'memory' ? undefined : 'sync',
+    onEvent: relay
+      ? (taskId, e) =>
+          relay.publish(
+            taskId,
+            StreamResponse.toJSON({ payload: { $case: e.kind, value: e.data } as StreamResponse['payload'] }),
+          )
+      : undefined,
     graph,
     logger,
     filePartMapping: options.filePartMapping,
@@ -169,6 +194,14 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     logger,
     busyContext: options.busyContext,
     cancelOnDisconnect: options.cancelOnDisconnect,
+    eventBusManager,
+    relay,
+  });
+  relay?.onCancel((taskId) => {
+    if (!executor.runningTaskIds.includes(taskId)) return;
+    void requestHandler
+      .cancelTask({ id: taskId, tenant: '', metadata: {} }, new ServerCallContext())
+      .catch((err: unknown) => logger.warn({ err, taskId }, 'relayed cancel failed'));
   });
   const settle = () =>
     settleOrphans({
@@ -180,7 +213,14 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
       leaseMs: options.leaseMs ?? options.heartbeatMs * 3,
       logger,
     });
-  fastify.decorate('a2a', { card, requestHandler, executor, taskStore, persistence, settleOrphans: settle } satisfies A2ADecoration);
+  fastify.decorate('a2a', {
+    card,
+    requestHandler,
+    executor,
+    taskStore,
+    persistence,
+    settleOrphans: settle,
+  } satisfies A2ADecoration);
 
   // Runs cut short by a crash are settled before the server takes requests, then the
   // heartbeat keeps this instance's runs alive and settles other instances' orphans.
@@ -194,6 +234,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   heartbeat.unref();
   fastify.addHook('onClose', async () => {
     clearInterval(heartbeat);
+    await relay?.stop();
     if (ownsPersistence) await persistence.close();
   });
 

@@ -17,8 +17,16 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import type { A2ARequestHandler, DefaultRequestHandler, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { StreamResponse as StreamResponseJson } from '@a2a-js/sdk';
+import type {
+  A2ARequestHandler,
+  DefaultRequestHandler,
+  ExecutionEventBusManager,
+  ServerCallContext,
+  TaskStore,
+} from '@a2a-js/sdk/server';
+import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import type { PgRelay, RelayedEvent } from '../stores/pg-relay.js';
 import type { Logger } from 'pino';
 import type { LangGraphAgentExecutor } from '../executor/executor.js';
 import { credentialVault } from '@langgraph-a2a/stream-helpers';
@@ -44,6 +52,11 @@ export interface LangGraphRequestHandlerOptions {
   busyContext: BusyContextPolicy;
   /** Cancel a task whose streaming client went away before it ended. @defaultValue false */
   cancelOnDisconnect: boolean;
+  eventBusManager: ExecutionEventBusManager;
+  /** Live events and cancels of tasks running on other instances (PostgreSQL store). */
+  relay?: PgRelay;
+  /** How long a cancel relayed to another instance may take. @defaultValue 10000 */
+  remoteCancelTimeoutMs?: number;
 }
 
 type Routed = { kind: 'send'; params: SendMessageRequest } | { kind: 'existing'; task: Task };
@@ -232,14 +245,85 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.inner.listTasks(params, context);
   }
-  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.cancelTask(params, context);
+  async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const owner = await this.remoteOwner(params.id);
+    const relay = this.opts.relay;
+    if (!owner || !relay) return this.inner.cancelTask(params, context);
+    // The run is on another instance: ask it to cancel, and wait for the result.
+    const ended = new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, this.opts.remoteCancelTimeoutMs ?? 10_000);
+      const unsubscribe = relay.subscribe(params.id, (e) => {
+        if (isEndingEvent(e)) done();
+      });
+    });
+    this.opts.logger.info(
+      { taskId: params.id, owner, event: 'cancel.relay' },
+      'cancel sent to the instance running the task',
+    );
+    relay.requestCancel(params.id);
+    await ended;
+    const task = await this.opts.taskStore.load(params.id, context);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    if (task.status?.state !== TaskState.TASK_STATE_CANCELED) return this.inner.cancelTask(params, context);
+    return task;
   }
-  resubscribe(
+
+  async *resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.inner.resubscribe(params, context);
+    const relay = this.opts.relay;
+    if (!relay || !(await this.remoteOwner(params.id))) {
+      yield* this.inner.resubscribe(params, context);
+      return;
+    }
+    // The task runs on another instance: its events arrive through the relay. Listen
+    // first, then read the snapshot, so nothing published in between is missed.
+    const queue: RelayedEvent[] = [];
+    let wake: (() => void) | undefined;
+    const unsubscribe = relay.subscribe(params.id, (e) => {
+      queue.push(e);
+      wake?.();
+    });
+    try {
+      const task = await this.opts.taskStore.load(params.id, context);
+      if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+      if (TERMINAL_STATES.has(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
+        throw new UnsupportedOperationError(`Task ${params.id} is in a terminal state and cannot be subscribed to.`);
+      }
+      yield { payload: { $case: 'task', value: task } };
+      for (;;) {
+        while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const e = queue.shift()!;
+        if ('reload' in e) {
+          const current = await this.opts.taskStore.load(params.id, context);
+          if (current) yield { payload: { $case: 'task', value: current } };
+          if (current && TERMINAL_STATES.has(current.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) return;
+          continue;
+        }
+        const frame = StreamResponseJson.fromJSON(e.event);
+        if (frame.payload?.$case === 'message') continue;
+        yield frame;
+        if (isEndingEvent(e)) return;
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** The other instance running `taskId`, when the task runs elsewhere. */
+  private async remoteOwner(taskId: string): Promise<string | undefined> {
+    if (!this.opts.relay) return undefined;
+    if (this.opts.executor.runningTaskIds.includes(taskId) || this.opts.eventBusManager.getByTaskId(taskId)) {
+      return undefined;
+    }
+    const owner = await this.opts.executor.ledger.owner(taskId);
+    return owner && owner !== this.opts.executor.instanceId ? owner : undefined;
   }
   createTaskPushNotificationConfig(
     params: TaskPushNotificationConfig,
@@ -265,4 +349,20 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   ): Promise<void> {
     return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
+}
+
+const ENDING_STATES = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
+
+/** A relayed status update that ends the run (terminal, or waiting for input). */
+function isEndingEvent(e: RelayedEvent): boolean {
+  if (!('event' in e)) return false;
+  const state = (e.event as { statusUpdate?: { status?: { state?: string } } })?.statusUpdate?.status?.state;
+  return state !== undefined && ENDING_STATES.has(state);
 }

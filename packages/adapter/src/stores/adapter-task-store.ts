@@ -3,7 +3,12 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { TaskState } from '@a2a-js/sdk';
 import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
 
-const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const TERMINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
 
 /**
  * Wraps the configured TaskStore with the two rules the SDK's ResultManager does not

@@ -6,7 +6,12 @@ import pg from 'pg';
 import { MemorySaver, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { InMemoryPushNotificationStore, InMemoryTaskStore, type PushNotificationStore, type TaskStore } from '@a2a-js/sdk/server';
+import {
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type PushNotificationStore,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
 import { DatabasePushNotificationStore, DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { DatabaseRunLedger, MemoryRunLedger, type RunLedger } from './run-ledger.js';
 import { PUSH_CONFIGS_TABLE, TASKS_TABLE, migrate } from './schema.js';

@@ -47,7 +47,9 @@ export class MemoryRunLedger implements RunLedger {
     }
   }
   async orphans(instanceId: string, staleBefore: number) {
-    return [...this.runs.values()].filter((r) => r.instanceId === instanceId || r.heartbeatAt < staleBefore).map((r) => ({ ...r }));
+    return [...this.runs.values()]
+      .filter((r) => r.instanceId === instanceId || r.heartbeatAt < staleBefore)
+      .map((r) => ({ ...r }));
   }
   async claim(run: RunRecord, instanceId: string) {
     const current = this.runs.get(run.taskId);
@@ -87,7 +89,13 @@ export class DatabaseRunLedger implements RunLedger {
     const now = Date.now();
     await this.db
       .insertInto(RUNS_TABLE)
-      .values({ task_id: run.taskId, context_id: run.contextId, instance_id: run.instanceId, started_at: now, heartbeat_at: now })
+      .values({
+        task_id: run.taskId,
+        context_id: run.contextId,
+        instance_id: run.instanceId,
+        started_at: now,
+        heartbeat_at: now,
+      })
       .onConflict((oc) => oc.column('task_id').doUpdateSet({ instance_id: run.instanceId, heartbeat_at: now }))
       .execute();
   }
@@ -109,7 +117,12 @@ export class DatabaseRunLedger implements RunLedger {
       .selectAll()
       .where((eb) => eb.or([eb('instance_id', '=', instanceId), eb('heartbeat_at', '<', staleBefore)]))
       .execute();
-    return rows.map((r) => ({ taskId: r.task_id, contextId: r.context_id, instanceId: r.instance_id, heartbeatAt: Number(r.heartbeat_at) }));
+    return rows.map((r) => ({
+      taskId: r.task_id,
+      contextId: r.context_id,
+      instanceId: r.instance_id,
+      heartbeatAt: Number(r.heartbeat_at),
+    }));
   }
   async claim(run: RunRecord, instanceId: string) {
     const result = await this.db
@@ -122,7 +135,11 @@ export class DatabaseRunLedger implements RunLedger {
     return Number(result.numUpdatedRows) === 1;
   }
   async owner(taskId: string) {
-    const row = await this.db.selectFrom(RUNS_TABLE).select('instance_id').where('task_id', '=', taskId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom(RUNS_TABLE)
+      .select('instance_id')
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
     return row?.instance_id;
   }
   async rememberMessage(messageId: string, taskId: string) {
@@ -133,7 +150,11 @@ export class DatabaseRunLedger implements RunLedger {
       .execute();
   }
   async taskForMessage(messageId: string) {
-    const row = await this.db.selectFrom(MESSAGES_TABLE).select('task_id').where('message_id', '=', messageId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('task_id')
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
     return row?.task_id;
   }
 }

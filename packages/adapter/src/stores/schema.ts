@@ -129,9 +129,12 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<vo
     const { error, results } = outcome;
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-      throw new Error(`database migration ${failed} (${set.ledger}) failed: ${(error as Error).message ?? String(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `database migration ${failed} (${set.ledger}) failed: ${(error as Error).message ?? String(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 }

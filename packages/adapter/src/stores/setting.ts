@@ -2,10 +2,7 @@ import { resolve } from 'node:path';
 import { LangGraphA2AError } from '../errors.js';
 
 /** Where the server keeps tasks, push configs, checkpoints and idempotency keys. */
-export type StoreSetting =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string };
+export type StoreSetting = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 /** The embedded default of `langgraph-a2a serve`: one SQLite file under the project's `.data/`. */
 export const DEFAULT_SQLITE_FILE = '.data/langgraph-a2a.sqlite';
