@@ -188,7 +188,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     options.prefix,
   );
   const requestHandler = new LangGraphRequestHandler({
-    inner: new DefaultRequestHandler(card, taskStore, executor, eventBusManager),
+    inner: new DefaultRequestHandler(card, taskStore, executor, eventBusManager, persistence.pushStore),
     taskStore,
     executor,
     logger,
