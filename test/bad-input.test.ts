@@ -157,7 +157,7 @@ describe('REST bad input', () => {
   it('serves the agent card and /healthz', async () => {
     const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as Record<string, any>;
     expect(card.name).toBe('echo');
-    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
+    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
     expect(card.supportedInterfaces).toEqual(
       expect.arrayContaining([
         expect.objectContaining({

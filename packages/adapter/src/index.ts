@@ -27,3 +27,6 @@ export { openPersistence, type Persistence } from './stores/persistence.js';
 export { parseStoreSetting, describeStore, DEFAULT_SQLITE_FILE, type StoreSetting } from './stores/setting.js';
 export { MemoryRunLedger, DatabaseRunLedger, type RunLedger, type RunRecord } from './stores/run-ledger.js';
 export { settleOrphans, RESTARTED_MESSAGE, type RecoveryPolicy } from './server/recovery.js';
+export { webhookReceiver, type WebhookReceiverOptions } from './server/webhook-receiver.js';
+export { PushDeliveryService, type PushDeliveryOptions } from './server/push-sender.js';
+export { refuseWebhookUrl, type WebhookUrlPolicy } from './server/url-guard.js';

@@ -11,6 +11,8 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { PgRelay } from '../stores/pg-relay.js';
+import { PushDeliveryService } from './push-sender.js';
+import { refuseWebhookUrl } from './url-guard.js';
 import type { Logger } from 'pino';
 import { LangGraphA2AError } from '../errors.js';
 import { LangGraphAgentExecutor } from '../executor/executor.js';
@@ -74,6 +76,14 @@ export interface A2APluginOptions {
   busyContext?: BusyContextPolicy;
   /** Cancel a task when its streaming client disconnects before it ends. @defaultValue false */
   cancelOnDisconnect?: boolean;
+  /** Serve push notifications (webhooks). @defaultValue true */
+  pushNotifications?: boolean;
+  /**
+   * Which webhook URLs are accepted. URLs resolving to loopback, link-local or private
+   * addresses are refused unless their host is in `allowHosts`; `http:` only with `allowHttp`.
+   * @defaultValue { allowHosts: [], allowHttp: false }
+   */
+  webhooks?: { allowHosts?: string[]; allowHttp?: boolean };
 }
 
 const optionsSchema = z.object({
@@ -118,6 +128,10 @@ const optionsSchema = z.object({
   healthz: z.boolean().default(true),
   busyContext: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
   cancelOnDisconnect: z.boolean().default(false),
+  pushNotifications: z.boolean().default(true),
+  webhooks: z
+    .object({ allowHosts: z.array(z.string().min(1)).default([]), allowHttp: z.boolean().default(false) })
+    .default({ allowHosts: [], allowHttp: false }),
 });
 
 /** What the plugin exposes on the Fastify instance as `fastify.a2a`. */
@@ -127,6 +141,8 @@ export interface A2ADecoration {
   executor: LangGraphAgentExecutor;
   taskStore: TaskStore;
   persistence: Persistence;
+  /** The webhook delivery worker, when push notifications are on. */
+  pushDelivery: PushDeliveryService | undefined;
   /** Settles orphaned runs now (it also runs at start and after every heartbeat). */
   settleOrphans: () => Promise<string[]>;
 }
@@ -184,11 +200,28 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   });
   const card = buildAgentCard(
     options.card ?? {},
-    { graphName: graphName(graph), streaming: true, pushNotifications: false, legacyCompat: options.legacyCompat },
+    {
+      graphName: graphName(graph),
+      streaming: true,
+      pushNotifications: options.pushNotifications,
+      legacyCompat: options.legacyCompat,
+    },
     options.prefix,
   );
+  const pushDelivery = options.pushNotifications
+    ? new PushDeliveryService({
+        store: persistence.pushStore,
+        taskStore,
+        outbox: persistence.pushOutbox,
+        instanceId,
+        urlPolicy: options.webhooks,
+        logger,
+      })
+    : undefined;
+  await pushDelivery?.start();
   const requestHandler = new LangGraphRequestHandler({
-    inner: new DefaultRequestHandler(card, taskStore, executor, eventBusManager, persistence.pushStore),
+    inner: new DefaultRequestHandler(card, taskStore, executor, eventBusManager, persistence.pushStore, pushDelivery),
+    checkWebhookUrl: (url) => refuseWebhookUrl(url, options.webhooks),
     taskStore,
     executor,
     logger,
@@ -219,6 +252,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     executor,
     taskStore,
     persistence,
+    pushDelivery,
     settleOrphans: settle,
   } satisfies A2ADecoration);
 
@@ -234,6 +268,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   heartbeat.unref();
   fastify.addHook('onClose', async () => {
     clearInterval(heartbeat);
+    await pushDelivery?.stop();
     await relay?.stop();
     if (ownsPersistence) await persistence.close();
   });

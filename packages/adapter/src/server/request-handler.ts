@@ -25,7 +25,7 @@ import type {
   ServerCallContext,
   TaskStore,
 } from '@a2a-js/sdk/server';
-import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { PgRelay, RelayedEvent } from '../stores/pg-relay.js';
 import type { Logger } from 'pino';
 import type { LangGraphAgentExecutor } from '../executor/executor.js';
@@ -57,6 +57,8 @@ export interface LangGraphRequestHandlerOptions {
   relay?: PgRelay;
   /** How long a cancel relayed to another instance may take. @defaultValue 10000 */
   remoteCancelTimeoutMs?: number;
+  /** Why a webhook URL is refused, or undefined when it is accepted. */
+  checkWebhookUrl?: (url: string) => Promise<string | undefined>;
 }
 
 type Routed = { kind: 'send'; params: SendMessageRequest } | { kind: 'existing'; task: Task };
@@ -75,6 +77,7 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    await this.checkWebhook(params.configuration?.taskPushNotificationConfig?.url);
     const routed = await this.route(params, context);
     if (routed.kind === 'existing') return this.withHistoryLength(routed.task, params);
     return this.inner.sendMessage(routed.params, context);
@@ -84,6 +87,7 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    await this.checkWebhook(params.configuration?.taskPushNotificationConfig?.url);
     const routed = await this.route(params, context);
     if (routed.kind === 'existing') {
       if (TERMINAL_STATES.has(routed.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
@@ -121,6 +125,12 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     } finally {
       gone?.removeEventListener('abort', onGone);
     }
+  }
+
+  private async checkWebhook(url: string | undefined): Promise<void> {
+    if (!url || !this.opts.checkWebhookUrl) return;
+    const refused = await this.opts.checkWebhookUrl(url);
+    if (refused) throw new RequestMalformedError(`Push notification URL refused: ${refused}`);
   }
 
   private async route(params: SendMessageRequest, context: ServerCallContext): Promise<Routed> {
@@ -325,10 +335,11 @@ export class LangGraphRequestHandler implements A2ARequestHandler {
     const owner = await this.opts.executor.ledger.owner(taskId);
     return owner && owner !== this.opts.executor.instanceId ? owner : undefined;
   }
-  createTaskPushNotificationConfig(
+  async createTaskPushNotificationConfig(
     params: TaskPushNotificationConfig,
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
+    await this.checkWebhook(params.url);
     return this.inner.createTaskPushNotificationConfig(params, context);
   }
   getTaskPushNotificationConfig(

@@ -14,6 +14,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { DatabasePushNotificationStore, DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { DatabaseRunLedger, MemoryRunLedger, type RunLedger } from './run-ledger.js';
+import { DatabasePushOutbox, MemoryPushOutbox, type PushOutbox } from './push-outbox.js';
 import { PUSH_CONFIGS_TABLE, TASKS_TABLE, migrate } from './schema.js';
 import type { StoreSetting } from './setting.js';
 
@@ -24,6 +25,8 @@ export interface Persistence {
   pushStore: PushNotificationStore;
   checkpointer: BaseCheckpointSaver;
   ledger: RunLedger;
+  /** Webhook deliveries not yet made. */
+  pushOutbox: PushOutbox;
   /** The PostgreSQL pool, when the store is PostgreSQL (the live-event relay uses it). */
   pgPool?: pg.Pool;
   close(): Promise<void>;
@@ -52,6 +55,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
         pushStore: new InMemoryPushNotificationStore(),
         checkpointer: new MemorySaver(),
         ledger: new MemoryRunLedger(),
+        pushOutbox: new MemoryPushOutbox(),
         close: async () => undefined,
       };
     case 'sqlite': {
@@ -69,6 +73,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
         pushStore: new DatabasePushNotificationStore(db, { tableName: PUSH_CONFIGS_TABLE }),
         checkpointer: new SqliteSaver(sqlite),
         ledger: new DatabaseRunLedger(db),
+        pushOutbox: new DatabasePushOutbox(db),
         close: async () => {
           await db.destroy();
         },
@@ -89,6 +94,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
         pushStore: new DatabasePushNotificationStore(db, { tableName: PUSH_CONFIGS_TABLE }),
         checkpointer,
         ledger: new DatabaseRunLedger(db),
+        pushOutbox: new DatabasePushOutbox(db),
         pgPool: pool,
         close: async () => {
           await db.destroy(); // ends the pool too

@@ -6,6 +6,7 @@ export const TASKS_TABLE = 'a2a_tasks';
 export const PUSH_CONFIGS_TABLE = 'a2a_push_notification_configs';
 export const RUNS_TABLE = 'langgraph_a2a_runs';
 export const MESSAGES_TABLE = 'langgraph_a2a_messages';
+export const PUSH_OUTBOX_TABLE = 'langgraph_a2a_push_outbox';
 
 type Dialect = 'sqlite' | 'postgres';
 
@@ -77,8 +78,8 @@ function sdkMigrations(dialect: Dialect) {
   ];
 }
 
-/** The server's own tables: runs in progress (crash recovery) and seen message ids. */
-function ownMigrations(): Record<string, Migration> {
+/** The server's own tables: runs in progress (crash recovery), seen message ids, push deliveries. */
+function ownMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_runs_and_messages': {
       async up(db: Kysely<unknown>) {
@@ -99,6 +100,27 @@ function ownMigrations(): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_push_outbox': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable(PUSH_OUTBOX_TABLE)
+          .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => c.primaryKey())
+          .addColumn('instance_id', 'varchar(255)', (c) => c.notNull())
+          .addColumn('task_id', 'varchar(255)', (c) => c.notNull())
+          .addColumn('url', 'text', (c) => c.notNull())
+          .addColumn('headers', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('final', 'integer', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull())
+          .addColumn('next_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex(`${PUSH_OUTBOX_TABLE}_instance_idx`)
+          .on(PUSH_OUTBOX_TABLE)
+          .columns(['instance_id', 'id'])
+          .execute();
+      },
+    },
   };
 }
 
@@ -110,7 +132,7 @@ function ownMigrations(): Record<string, Migration> {
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const sets = [
     ...sdkMigrations(dialect),
-    { ledger: 'langgraph_a2a_migrations', lock: 'langgraph_a2a_migrations_lock', migrations: ownMigrations() },
+    { ledger: 'langgraph_a2a_migrations', lock: 'langgraph_a2a_migrations_lock', migrations: ownMigrations(dialect) },
   ];
   for (const set of sets) {
     const migrator = new Migrator({
