@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { STREAM_DELTA_ARTIFACT_ID } from 'langgraph-a2a';
-import { collect, sdkClient, sendRequest, textOf, userMessage } from './support.js';
+import { collect, sdkClient, sendRequest, spawnServe, textOf, userMessage } from './support.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = fileURLToPath(new URL('../packages/adapter/bin/langgraph-a2a.js', import.meta.url));
@@ -16,23 +16,10 @@ afterEach(() => {
 });
 
 /** Starts the CLI and resolves with the URL it prints. */
-async function serve(...args: string[]): Promise<{ url: string; proc: ChildProcess; output: () => string }> {
-  const proc = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0', '--log-level', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  let out = '';
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving ".*" at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
-  });
-  return { url, proc, output: () => out };
+async function serve(...args: string[]) {
+  const started = await spawnServe(args);
+  child = started.proc;
+  return started;
 }
 
 describe('langgraph-a2a serve', () => {

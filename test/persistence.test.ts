@@ -14,6 +14,7 @@ import {
   textOf,
   userMessage,
   type TestServer,
+  listRequest,
 } from './support.js';
 
 /** Counts the user's turns in its thread: proves the checkpoint survived. */
@@ -57,14 +58,7 @@ for (const backend of backends) {
         const again = await client.getTask({ tenant: '', id: first.id });
         expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(again.history.map((m) => textOf(m))).toEqual(['one', 'turn 1']);
-        const listed = await client.listTasks({
-          tenant: '',
-          contextId: first.contextId,
-          status: TaskState.TASK_STATE_UNSPECIFIED,
-          pageToken: '',
-          includeArtifacts: false,
-          statusTimestampAfter: undefined,
-        });
+        const listed = await client.listTasks(listRequest({ contextId: first.contextId }));
         expect(listed.tasks).toHaveLength(2);
         // The thread's checkpoint survived: this is the third turn.
         const third = await client.sendMessage(sendRequest(userMessage('three', { contextId: first.contextId })));

@@ -1,15 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { RESTARTED_MESSAGE } from 'langgraph-a2a';
 import { backends, PG_SKIP_REASON } from './stores-support.js';
-import { collect, isTask, sdkClient, sendRequest, textOf, userMessage } from './support.js';
+import { collect, isTask, sdkClient, sendRequest, spawnServe, textOf, userMessage } from './support.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = fileURLToPath(new URL('../packages/adapter/bin/langgraph-a2a.js', import.meta.url));
 const children: ChildProcess[] = [];
 
 afterEach(() => {
@@ -17,42 +14,13 @@ afterEach(() => {
 });
 
 /** `langgraph-a2a serve` of the long-running example as a child process; resolves with its URL. */
-async function serve(store: string, recovery: 'fail' | 'resume'): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(
-    process.execPath,
-    [
-      bin,
-      'serve',
-      'examples/graphs/src/long-running.ts',
-      '--port',
-      '0',
-      '--store',
-      store,
-      '--recovery',
-      recovery,
-      '--instance-id',
-      'instance-a',
-      '--log-level',
-      'warn',
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LONG_RUNNING_STEPS: '3', LONG_RUNNING_STEP_MS: '300' },
-    },
+async function serve(store: string, recovery: 'fail' | 'resume') {
+  const started = await spawnServe(
+    ['examples/graphs/src/long-running.ts', '--store', store, '--recovery', recovery, '--instance-id', 'instance-a'],
+    { LONG_RUNNING_STEPS: '3', LONG_RUNNING_STEP_MS: '300' },
   );
-  children.push(proc);
-  let out = '';
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /serving ".*" at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
-  });
-  return { url, proc };
+  children.push(started.proc);
+  return started;
 }
 
 /** Starts a task and returns once its step 2 has begun. */

@@ -1,6 +1,17 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { Role, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import {
+  Role,
+  TaskState,
+  type ListTasksRequest,
+  type Message,
+  type Part,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
 import { createServer, silentLogger, type CreateServerOptions, type StreamableGraph } from 'langgraph-a2a';
 
@@ -113,4 +124,46 @@ export async function rawPost(
     text,
     json: json as Record<string, any>,
   };
+}
+
+/** A ListTasks request: everything, unless `overrides` narrow it. */
+export function listRequest(overrides: Partial<ListTasksRequest> = {}): ListTasksRequest {
+  return {
+    tenant: '',
+    contextId: '',
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageToken: '',
+    includeArtifacts: false,
+    statusTimestampAfter: undefined,
+    ...overrides,
+  };
+}
+
+const BIN = fileURLToPath(new URL('../packages/adapter/bin/langgraph-a2a.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Starts `langgraph-a2a serve <args>` as a child process on a free port and resolves with
+ * the URL it prints. The caller kills the process.
+ */
+export async function spawnServe(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; proc: ChildProcess; output: () => string }> {
+  const proc = spawn(process.execPath, [BIN, 'serve', ...args, '--port', '0', '--log-level', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /serving ".*" at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
+  });
+  return { url, proc, output: () => out };
 }
