@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { graph as approvalGraph } from '@langgraph-a2a/examples/approval';
 import { graph as echoGraph } from '@langgraph-a2a/examples/echo';
+import { RESTARTED_MESSAGE } from 'langgraph-a2a';
 import { freshPostgresUrl, PG_SKIP_REASON, TEST_PG } from './stores-support.js';
 import { gatedGraph } from './graphs.js';
 import {
@@ -111,6 +112,40 @@ describe.skipIf(!TEST_PG)(
       } while (pageToken);
       expect(ids.size).toBe(200);
       for (const r of results) expect(ids.has((r as Task).id)).toBe(true);
+    });
+  },
+);
+
+describe.skipIf(!TEST_PG)(
+  `an instance that stops sending heartbeats${TEST_PG ? '' : ` (skipped: ${PG_SKIP_REASON})`}`,
+  () => {
+    it('has its run settled by another instance, and a subscriber there sees the failure', async () => {
+      const store = await freshPostgresUrl();
+      const a = gatedGraph(2);
+      const b = gatedGraph(2);
+      // A never refreshes its heartbeat during the test; B counts a run as orphaned at once.
+      const serverA = await startServer(a.graph, { store, instanceId: 'quiet-a', heartbeatMs: 3_600_000 });
+      const serverB = await startServer(b.graph, { store, instanceId: 'watch-b', heartbeatMs: 3_600_000, leaseMs: 1 });
+      servers.push(serverA, serverB);
+      const clientA = await sdkClient(serverA.url);
+      const clientB = await sdkClient(serverB.url);
+      const task = await clientA.sendMessage(sendRequest(userMessage('go'), { returnImmediately: true }));
+      if (!isTask(task)) throw new Error('expected a task');
+      await a.started(1);
+
+      const live = clientB.resubscribeTask({ tenant: '', id: task.id });
+      expect((await live.next()).value?.payload?.$case).toBe('task');
+      expect(await serverB.app.a2a.settleOrphans()).toEqual([task.id]);
+      const rest = await collect(live);
+      const last = rest.at(-1)?.payload;
+      expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(last?.$case === 'statusUpdate' && textOf(last.value.status?.message)).toBe(RESTARTED_MESSAGE);
+      // A was not dead after all: its late events do not overwrite the settled state.
+      a.open(1);
+      await a.started(2);
+      a.open(2);
+      await serverA.app.a2a.executor.whenIdle();
+      expect((await clientA.getTask({ tenant: '', id: task.id })).status?.state).toBe(TaskState.TASK_STATE_FAILED);
     });
   },
 );

@@ -245,6 +245,18 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
       policy: options.recovery,
       leaseMs: options.leaseMs ?? options.heartbeatMs * 3,
       logger,
+      onFailed: relay
+        ? (task) =>
+            relay.publish(
+              task.id,
+              StreamResponse.toJSON({
+                payload: {
+                  $case: 'statusUpdate',
+                  value: { taskId: task.id, contextId: task.contextId, status: task.status, metadata: {} },
+                },
+              }),
+            )
+        : undefined,
     });
   fastify.decorate('a2a', {
     card,

@@ -31,6 +31,8 @@ export interface RecoveryDeps {
   /** A run whose instance was not heard of for this long is an orphan. */
   leaseMs: number;
   logger: Logger;
+  /** Told of a task settled as failed here (the relay tells subscribers on other instances). */
+  onFailed?: (task: Task) => void;
 }
 
 /**
@@ -56,8 +58,9 @@ export async function settleOrphans(deps: RecoveryDeps): Promise<string[]> {
     const log = deps.logger.child({ taskId: task.id, contextId: task.contextId });
     settled.push(task.id);
     if (deps.policy === 'fail') {
-      await failTask(task, context, deps.taskStore);
+      const failed = await failTask(task, context, deps.taskStore);
       await ledger.finish(task.id);
+      deps.onFailed?.(failed);
       log.warn({ event: 'recovery.failed', fromInstance: run.instanceId }, 'task settled as failed after a restart');
     } else {
       log.warn({ event: 'recovery.resume', fromInstance: run.instanceId }, 'resuming a task after a restart');
@@ -67,7 +70,7 @@ export async function settleOrphans(deps: RecoveryDeps): Promise<string[]> {
   return settled;
 }
 
-async function failTask(task: Task, context: ServerCallContext, store: TaskStore): Promise<void> {
+async function failTask(task: Task, context: ServerCallContext, store: TaskStore): Promise<Task> {
   const message: Message = {
     messageId: crypto.randomUUID(),
     contextId: task.contextId,
@@ -78,14 +81,13 @@ async function failTask(task: Task, context: ServerCallContext, store: TaskStore
     extensions: [],
     referenceTaskIds: [],
   };
-  await store.save(
-    {
-      ...task,
-      status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: new Date().toISOString() },
-      history: [...task.history, message],
-    },
-    context,
-  );
+  const failed: Task = {
+    ...task,
+    status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: new Date().toISOString() },
+    history: [...task.history, message],
+  };
+  await store.save(failed, context);
+  return failed;
 }
 
 /** Runs the graph on from its checkpoint, with a bus so SubscribeToTask can follow it. */

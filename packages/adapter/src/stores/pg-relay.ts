@@ -53,6 +53,9 @@ export class PgRelay {
     if (Buffer.byteLength(payload) > MAX_PAYLOAD)
       payload = JSON.stringify({ taskId, from: this.instanceId, reload: true });
     this.send(EVENTS_CHANNEL, payload);
+    // Subscribers on this instance (following a task another instance ran) hear it too.
+    const local = this.subscribers.get(taskId);
+    if (local) for (const listener of [...local]) listener({ taskId, from: this.instanceId, event });
   }
 
   /** Asks the instance running `taskId` to cancel it. */
