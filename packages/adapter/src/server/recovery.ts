@@ -9,7 +9,8 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import { RECOVER_KEY, type LangGraphAgentExecutor } from '../executor/executor.js';
-import { TERMINAL_STATES, parts } from '../mapping/events.js';
+import { TERMINAL_STATES, eventFactory, parts } from '../mapping/events.js';
+import { defaultIdsAndClock } from '../mapping/env.js';
 import { isWaitState } from '../mapping/interrupts.js';
 import type { RunLedger } from '../stores/run-ledger.js';
 
@@ -71,16 +72,9 @@ export async function settleOrphans(deps: RecoveryDeps): Promise<string[]> {
 }
 
 async function failTask(task: Task, context: ServerCallContext, store: TaskStore): Promise<Task> {
-  const message: Message = {
-    messageId: crypto.randomUUID(),
-    contextId: task.contextId,
-    taskId: task.id,
-    role: Role.ROLE_AGENT,
-    parts: [parts.text(RESTARTED_MESSAGE)],
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  const message = eventFactory({ taskId: task.id, contextId: task.contextId }, defaultIdsAndClock).agentMessage([
+    parts.text(RESTARTED_MESSAGE),
+  ]);
   const failed: Task = {
     ...task,
     status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: new Date().toISOString() },

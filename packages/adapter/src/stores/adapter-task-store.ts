@@ -1,17 +1,10 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import { TaskState } from '@a2a-js/sdk';
 import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
-
-const TERMINAL = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
+import { TERMINAL_STATES } from '../mapping/events.js';
 
 /**
- * Wraps the configured TaskStore with the two rules the SDK's ResultManager does not
+ * Wraps the configured TaskStore with the rules the SDK's ResultManager does not
  * know about:
  * - the transitory stream-delta artifact is never written as a durable artifact;
  * - task metadata set by a graph (stream-helpers, outbox) is merged shallowly into the
@@ -32,7 +25,7 @@ export class AdapterTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const stored = await this.inner.load(task.id, context);
     const storedState = stored?.status?.state;
-    if (storedState !== undefined && TERMINAL.has(storedState) && task.status?.state !== storedState) return;
+    if (storedState !== undefined && TERMINAL_STATES.has(storedState) && task.status?.state !== storedState) return;
     const pending = this.pendingMetadata.get(task.id);
     const artifacts = task.artifacts.filter((a) => a.artifactId !== STREAM_DELTA_ARTIFACT_ID);
     const toSave = pending
