@@ -12,7 +12,7 @@ import { credentialVault } from '@langgraph-a2a/stream-helpers';
 import type { Logger } from 'pino';
 import { defaultIdsAndClock, type IdsAndClock } from '../mapping/env.js';
 import { buildEnvelope, toConfigurable, toGraphInput, type FilePartMapping } from '../mapping/inbound.js';
-import { GraphRun, STREAM_MODES, type StreamModeName } from '../mapping/run.js';
+import { GraphRun, STREAM_MODES, readStreamItem } from '../mapping/run.js';
 import { eventFactory, parts } from '../mapping/events.js';
 import { isWaitState, storedInterrupts } from '../mapping/interrupts.js';
 import { readResume } from '../mapping/resume.js';
@@ -189,6 +189,8 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       log.info({ event: 'run.start' }, 'graph run started');
       const stream = await this.graph.stream(input, {
         streamMode: STREAM_MODES,
+        // Without it, the tokens of a model inside a subgraph never reach the client.
+        subgraphs: true,
         configurable: { ...this.options.configurable, ...toConfigurable(ctx.contextId, buildEnvelope(request)) },
         signal: abort.signal,
         ...(this.options.recursionLimit ? { recursionLimit: this.options.recursionLimit } : {}),
@@ -196,8 +198,8 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       });
       for await (const item of stream) {
         if (abort.signal.aborted) break;
-        const [mode, chunk] = item as [StreamModeName, unknown];
-        publish(run.process(mode, chunk));
+        const read = readStreamItem(item);
+        if (read) publish(run.process(read.mode, read.chunk));
       }
       if (abort.signal.aborted) {
         publish(this.abortedEvents(run, abort.signal));

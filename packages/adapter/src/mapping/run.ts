@@ -21,6 +21,28 @@ import { StreamDeltaArtifact } from './stream-delta.js';
 export type StreamModeName = 'values' | 'messages' | 'custom' | 'updates';
 export const STREAM_MODES: StreamModeName[] = ['values', 'messages', 'custom', 'updates'];
 
+/** One item of `graph.stream(input, { streamMode: [...], subgraphs: true })`. */
+export interface StreamItem {
+  /** Where the chunk comes from: empty for the graph itself, `["node:<id>", …]` inside subgraphs. */
+  namespace: string[];
+  mode: StreamModeName;
+  chunk: unknown;
+}
+
+/**
+ * Reads a stream item with or without its namespace (`[ns, mode, chunk]` or `[mode, chunk]`).
+ * Returns undefined for what the run must not see: a subgraph's own `values` and `updates`
+ * are its state, not the task's (its interrupts reach the parent's stream too), while its
+ * model tokens and helper events are the run's output, wherever they come from.
+ */
+export function readStreamItem(item: unknown): StreamItem | undefined {
+  if (!Array.isArray(item)) return undefined;
+  const [namespace, mode, chunk] =
+    item.length === 3 ? (item as [string[], StreamModeName, unknown]) : [[], ...(item as [StreamModeName, unknown])];
+  if (namespace.length > 0 && (mode === 'values' || mode === 'updates')) return undefined;
+  return { namespace, mode, chunk };
+}
+
 /** How a run ended, once it has. */
 export type RunOutcome = 'completed' | 'failed' | 'canceled' | 'rejected' | 'waiting' | 'message';
 
