@@ -3,6 +3,7 @@ import { LangGraphA2AError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { createServer } from '../server/create-server.js';
 import { loadGraph } from './load-graph.js';
+import { record, replay } from './fixtures.js';
 import { DEFAULT_SQLITE_FILE, describeStore } from '../stores/setting.js';
 import type { RecoveryPolicy } from '../server/recovery.js';
 
@@ -12,6 +13,8 @@ function recoveryPolicy(value: string | undefined): RecoveryPolicy | undefined {
 }
 
 const USAGE = `Usage: langgraph-a2a serve <module>[#<export>] [options]
+       langgraph-a2a record <module>[#<export>] --input <text> [--out <file>]   (see record --help)
+       langgraph-a2a replay <recording.jsonl> [--protocol v1|v0.3]             (see replay --help)
 
 Serves a compiled LangGraph.js graph as an A2A agent.
 <module> is a .ts or .js file; <export> names a compiled graph or a factory
@@ -34,6 +37,23 @@ Options:
 
 /** Runs the CLI; resolves with the process exit code once the server has stopped. */
 export async function main(argv: string[]): Promise<number> {
+  const command = argv[0];
+  if (command === 'record' || command === 'replay') {
+    try {
+      return await (command === 'record' ? record : replay)(argv.slice(1), process.stdout);
+    } catch (error) {
+      const message = LangGraphA2AError.isInstance(error) || error instanceof TypeError ? error.message : String(error);
+      process.stderr.write(`langgraph-a2a ${command}: ${message}\n`);
+      const usage =
+        (LangGraphA2AError.isInstance(error) && error.code === 'INVALID_OPTIONS') ||
+        String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
+      return usage ? 2 : 1;
+    }
+  }
+  return serve(argv);
+}
+
+async function serve(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -15,8 +15,10 @@ export interface RecordedRequest {
   data?: unknown;
 }
 
-/** One `[mode, payload]` item of `graph.stream()`, payload as LangGraph yielded it. */
+/** One `[namespace, mode, payload]` item of `graph.stream()`, payload as LangGraph yielded it. */
 export interface RecordedChunk {
+  /** Empty for the graph itself, `["node:<id>", …]` for a chunk from inside a subgraph. */
+  namespace: string[];
   mode: StreamModeName;
   payload: unknown;
 }
@@ -54,7 +56,7 @@ export interface Fixture {
 type Line =
   | ({ type: 'header' } & FixtureHeader)
   | { type: 'run'; input: unknown; request?: RecordedRequest }
-  | { type: 'chunk'; mode: StreamModeName; payload: unknown }
+  | { type: 'chunk'; ns?: string[]; mode: StreamModeName; payload: unknown }
   | { type: 'error'; name: string; message: string }
   | { type: 'canceled' };
 
@@ -81,7 +83,8 @@ export async function serializeFixture(fixture: Fixture): Promise<string> {
   const lines: Line[] = [{ type: 'header', ...fixture.header, input: await encode(fixture.header.input) }];
   for (const run of fixture.runs) {
     lines.push({ type: 'run', input: await encode(run.input), ...(run.request ? { request: run.request } : {}) });
-    for (const chunk of run.chunks) lines.push({ type: 'chunk', mode: chunk.mode, payload: await encode(chunk.payload) });
+    for (const chunk of run.chunks)
+      lines.push({ type: 'chunk', mode: chunk.mode, payload: await encode(chunk.payload) });
     if (run.end.kind === 'error') lines.push({ type: 'error', name: run.end.name, message: run.end.message });
     if (run.end.kind === 'canceled') lines.push({ type: 'canceled' });
   }
@@ -109,7 +112,8 @@ export async function parseFixture(text: string): Promise<Fixture> {
     }
     if (header === undefined) {
       if (line.type !== 'header') throw bad(lineNo, 'the first line must be the header');
-      if (line.format !== FIXTURE_FORMAT) throw bad(lineNo, `unknown format ${String(line.format)} (want ${FIXTURE_FORMAT})`);
+      if (line.format !== FIXTURE_FORMAT)
+        throw bad(lineNo, `unknown format ${String(line.format)} (want ${FIXTURE_FORMAT})`);
       const { type: _type, ...rest } = line;
       header = { ...rest, input: await decode(rest.input) };
       continue;
@@ -128,7 +132,10 @@ export async function parseFixture(text: string): Promise<Fixture> {
         if (!run) throw bad(lineNo, 'a chunk before any run line');
         if (!MODES.has(line.mode)) throw bad(lineNo, `unknown stream mode ${String(line.mode)}`);
         if (run.end.kind !== 'done') throw bad(lineNo, 'a chunk after the run ended');
-        run.chunks.push({ mode: line.mode, payload: await decode(line.payload) });
+        if (line.ns !== undefined && !(Array.isArray(line.ns) && line.ns.every((n) => typeof n === 'string'))) {
+          throw bad(lineNo, 'ns must be a list of strings');
+        }
+        run.chunks.push({ namespace: line.ns ?? [], mode: line.mode, payload: await decode(line.payload) });
         break;
       case 'error':
         if (!run) throw bad(lineNo, 'an error before any run line');

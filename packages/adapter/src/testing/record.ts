@@ -113,11 +113,12 @@ async function recordRun(
       ...config,
       configurable: { ...config.configurable, ...turn.configurable },
       streamMode: STREAM_MODES,
+      subgraphs: true,
       signal: abort.signal,
     });
     for await (const item of stream) {
-      const [mode, payload] = item as [StreamModeName, unknown];
-      run.chunks.push({ mode, payload });
+      const [namespace, mode, payload] = item as [string[], StreamModeName, unknown];
+      run.chunks.push({ namespace, mode, payload });
       if (cancelAfter !== undefined && run.chunks.length >= cancelAfter) {
         run.end = { kind: 'canceled' };
         abort.abort(new Error('canceled'));

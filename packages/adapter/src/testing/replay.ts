@@ -62,15 +62,17 @@ export class ReplayGraph implements StreamableGraph {
       );
     }
     this.calls.push({ input, options });
-    const signal = (options as { signal?: AbortSignal } | undefined)?.signal;
-    return Promise.resolve(this.play(run, signal));
+    const { signal, subgraphs } = (options ?? {}) as { signal?: AbortSignal; subgraphs?: boolean };
+    return Promise.resolve(this.play(run, signal, subgraphs === true));
   }
 
-  private async *play(run: RecordedRun, signal: AbortSignal | undefined): AsyncGenerator<unknown> {
+  private async *play(run: RecordedRun, signal: AbortSignal | undefined, subgraphs: boolean): AsyncGenerator<unknown> {
     for (const chunk of run.chunks) {
+      // As LangGraph does: subgraph chunks and namespaces only for `subgraphs: true`.
+      if (!subgraphs && chunk.namespace.length > 0) continue;
       await nextTick();
       throwIfAborted(signal);
-      yield [chunk.mode, chunk.payload];
+      yield subgraphs ? [chunk.namespace, chunk.mode, chunk.payload] : [chunk.mode, chunk.payload];
     }
     await nextTick();
     throwIfAborted(signal);
