@@ -1,12 +1,7 @@
 const BRAND = Symbol.for('langgraph-a2a.error');
 
 export type LangGraphA2AErrorCode =
-  | 'INVALID_OPTIONS'
-  | 'GRAPH_LOAD_FAILED'
-  | 'INVALID_OUTBOX'
-  | 'GRAPH_FAILED'
-  | 'INVALID_FIXTURE'
-  | 'REPLAY_EXHAUSTED';
+  'INVALID_OPTIONS' | 'GRAPH_LOAD_FAILED' | 'INVALID_OUTBOX' | 'GRAPH_FAILED' | 'INVALID_FIXTURE' | 'REPLAY_EXHAUSTED';
 
 /**
  * The one error base of the project. `code` is stable and machine-readable; `message`
