@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatExchanges, readFixture, replayGraph, runA2A, type A2AExchange } from 'langgraph-a2a/testing';

@@ -83,8 +83,10 @@ export async function serializeFixture(fixture: Fixture): Promise<string> {
   const lines: Line[] = [{ type: 'header', ...fixture.header, input: await encode(fixture.header.input) }];
   for (const run of fixture.runs) {
     lines.push({ type: 'run', input: await encode(run.input), ...(run.request ? { request: run.request } : {}) });
-    for (const chunk of run.chunks)
-      lines.push({ type: 'chunk', mode: chunk.mode, payload: await encode(chunk.payload) });
+    for (const chunk of run.chunks) {
+      const ns = chunk.namespace.length > 0 ? { ns: chunk.namespace } : {};
+      lines.push({ type: 'chunk', ...ns, mode: chunk.mode, payload: await encode(chunk.payload) });
+    }
     if (run.end.kind === 'error') lines.push({ type: 'error', name: run.end.name, message: run.end.message });
     if (run.end.kind === 'canceled') lines.push({ type: 'canceled' });
   }

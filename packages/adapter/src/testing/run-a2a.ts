@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LangGraphA2AError } from '../errors.js';
 import type { StreamableGraph } from '../executor/graph.js';
 import type { IdsAndClock } from '../mapping/env.js';
@@ -38,7 +39,7 @@ const METHODS = {
   'v0.3': { send: 'message/send', stream: 'message/stream', cancel: 'tasks/cancel' },
 } as const;
 
-/** The context every step of one run shares, so an answer reaches the task that asked. */
+/** How the context of a run shows in its frames (every step of one run shares it). */
 export const RUN_CONTEXT_ID = 'context-1';
 
 function stepsOf(graph: StreamableGraph, request: A2ARequest | undefined): A2AStep[] {
@@ -56,21 +57,22 @@ function stepsOf(graph: StreamableGraph, request: A2ARequest | undefined): A2ASt
   return Array.isArray(request) ? request : [request];
 }
 
-function wireMessage(step: { text: string } | { data: unknown }, n: number, protocol: A2AProtocol) {
+function wireMessage(step: { text: string } | { data: unknown }, n: number, contextId: string, protocol: A2AProtocol) {
   const messageId = `message-${n}`;
   if (protocol === 'v1') {
     const part = 'text' in step ? { text: step.text } : { data: step.data };
-    return { messageId, contextId: RUN_CONTEXT_ID, role: 'ROLE_USER', parts: [part] };
+    return { messageId, contextId, role: 'ROLE_USER', parts: [part] };
   }
   const part = 'text' in step ? { kind: 'text', text: step.text } : { kind: 'data', data: step.data };
-  return { kind: 'message', messageId, contextId: RUN_CONTEXT_ID, role: 'user', parts: [part] };
+  return { kind: 'message', messageId, contextId, role: 'user', parts: [part] };
 }
 
 /**
  * Serves `graph` (a compiled graph or a {@link ReplayGraph}) on a fresh in-memory server
  * on loopback, plays `request` against it over JSON-RPC as an A2A client would, and
- * returns every frame the server sent. Ids the server draws (task ids) and any UUID in
- * the frames are renamed in order of appearance (`task-1`, `uuid-1`…), and the server's
+ * returns every frame the server sent. The context is `context-1`; ids the server draws
+ * (task ids) and any UUID in the frames are renamed in order of appearance (`task-1`,
+ * `uuid-1`…), and the server's
  * ids and clock are deterministic, so the result suits `toMatchFileSnapshot`.
  * Without `request`, a replay plays the requests it was recorded with.
  */
@@ -83,6 +85,8 @@ export async function runA2A(
   const streaming = options.stream ?? true;
   const steps = stepsOf(graph, request);
   const methods = METHODS[protocol];
+  // A fresh thread each time: a live graph's checkpointer outlives the server.
+  const contextId = randomUUID();
   const app = await createServer({
     logger: silentLogger(),
     pushNotifications: false,
@@ -113,7 +117,7 @@ export async function runA2A(
       open = undefined;
       await app.a2a.executor.whenIdle();
       const cancelNext = 'cancel' in (steps[i + 1] ?? {});
-      const message = wireMessage(step, ++messages, protocol);
+      const message = wireMessage(step, ++messages, contextId, protocol);
       const configuration =
         cancelNext && !streaming ? (protocol === 'v1' ? { returnImmediately: true } : { blocking: false }) : undefined;
       const params = { message, ...(configuration ? { configuration } : {}) };
@@ -138,7 +142,7 @@ export async function runA2A(
   } finally {
     await app.close();
   }
-  return normalizeIds(exchanges);
+  return normalizeIds(exchanges, { [contextId]: RUN_CONTEXT_ID });
 }
 
 async function waitFor(ready: () => boolean, settled: Promise<unknown>): Promise<void> {
@@ -211,14 +215,15 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * Renames what differs from run to run: task ids become `task-N`, any other UUID
  * (in ids or inside text) `uuid-N`, each in order of first appearance.
  */
-export function normalizeIds<T>(value: T): T {
-  const tasks = new Map<string, string>();
+export function normalizeIds<T>(value: T, known: Record<string, string> = {}): T {
+  const tasks = new Map<string, string>(Object.entries(known));
+  let taskCount = 0;
   const collect = (v: unknown): void => {
     if (Array.isArray(v)) return v.forEach(collect);
     if (typeof v !== 'object' || v === null) return;
     const o = v as Record<string, unknown>;
     const id = typeof o.taskId === 'string' && o.taskId ? o.taskId : isTaskLike(o) ? (o.id as string) : undefined;
-    if (id && !tasks.has(id)) tasks.set(id, `task-${tasks.size + 1}`);
+    if (id && !tasks.has(id)) tasks.set(id, `task-${++taskCount}`);
     for (const child of Object.values(o)) collect(child);
   };
   collect(value);
