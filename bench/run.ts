@@ -1,0 +1,382 @@
+/**
+ * Every benchmark scenario, side by side in one run: each round measures every variant
+ * once, in turn, so drift on a shared machine hits them alike. Servers run in their own
+ * processes (bench/servers.ts), the raw graph in another (bench/inproc.ts); this process
+ * is the load generator (autocannon for request/response, node:http for SSE).
+ *
+ *   node --import tsx bench/run.ts [echo] [stream] [open] [memory] [--rounds=5] [--profile]
+ *
+ * No scenario named: all four. `--profile` starts our server with `--cpu-prof` (profiles
+ * in bench/profiles/). Figures are medians over the rounds with [min–max].
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { SLOW_TOKENS, TOKENS_PER_STREAM, benchTokens, type GraphName } from './graphs.js';
+import { streamOnce, type StreamOutcome } from './sse-client.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}`));
+const ROUNDS = Number(flag('rounds')?.split('=')[1] ?? 5);
+const PROFILE = flag('profile') !== undefined;
+const chosen = argv.filter((a) => !a.startsWith('--'));
+const runs = (s: string) => chosen.length === 0 || chosen.includes(s);
+
+const ECHO_SECONDS = Number(process.env.BENCH_ECHO_SECONDS ?? 4);
+const ECHO_CONNECTIONS = 10;
+const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 4);
+const STREAM_CONCURRENCY = 20;
+const OPEN_STREAMS = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
+const MEMORY_TASKS = Number(process.env.BENCH_MEMORY_TASKS ?? 10_000);
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
+
+// ---------- statistics ----------
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+const median = (values: number[]) => percentile(values, 50);
+function fmt(values: number[], digits = 0): string {
+  const f = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return `${f(median(values))} [${f(Math.min(...values))}–${f(Math.max(...values))}]`;
+}
+
+// ---------- child processes ----------
+
+interface Usage {
+  cpu: NodeJS.CpuUsage;
+  mem: NodeJS.MemoryUsage;
+}
+
+function request<T>(child: ChildProcess, message: object): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+interface ServerProcess {
+  url: string;
+  usage: () => Promise<Usage>;
+  stop: () => Promise<void>;
+}
+
+async function startServer(variant: 'ours' | 'sdk' | 'fastify', graph: GraphName): Promise<ServerProcess> {
+  const execArgv = ['--import', 'tsx'];
+  if (PROFILE && variant === 'ours') execArgv.push('--cpu-prof', `--cpu-prof-dir=${here('./profiles')}`);
+  const child = fork(here('./servers.ts'), [variant, graph], {
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as never)));
+  return {
+    url,
+    usage: () => request<Usage>(child, { cmd: 'usage' }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send({ cmd: 'exit' });
+      }),
+  };
+}
+
+async function startInproc(): Promise<{ ask: <T>(m: object) => Promise<T>; stop: () => void }> {
+  const child = fork(here('./inproc.ts'), [], { execArgv: ['--import', 'tsx'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  return { ask: (m) => request(child, m), stop: () => child.kill() };
+}
+
+// ---------- scenario 1: SendMessage on echo ----------
+
+const rpcBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'SendMessage',
+  params: { message: { messageId: '[<id>]', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+});
+
+function cannon(url: string, body: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body,
+    idReplacement: true,
+    connections: ECHO_CONNECTIONS,
+    duration: seconds,
+  });
+}
+
+async function checkEcho(url: string, variant: string): Promise<void> {
+  const res = await fetch(variant === 'fastify' ? `${url}/echo` : `${url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: variant === 'fastify' ? '{"text":"hello"}' : rpcBody.replace('[<id>]', crypto.randomUUID()),
+  });
+  const text = await res.text();
+  const ok = variant === 'fastify' ? text.includes('echo: hello') : text.includes('TASK_STATE_COMPLETED');
+  if (!ok) throw new Error(`${variant} did not answer the echo request: ${text.slice(0, 300)}`);
+}
+
+async function scenarioEcho() {
+  console.log(`\n## 1. SendMessage on echo (${ROUNDS} rounds × ${ECHO_SECONDS} s, ${ECHO_CONNECTIONS} connections)`);
+  const servers = {
+    ours: await startServer('ours', 'echo'),
+    sdk: await startServer('sdk', 'echo'),
+    fastify: await startServer('fastify', 'echo'),
+  };
+  const inproc = await startInproc();
+  for (const [name, s] of Object.entries(servers)) {
+    await checkEcho(s.url, name);
+    const url = name === 'fastify' ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
+    await cannon(url, name === 'fastify' ? '{"text":"hello"}' : rpcBody, 2); // warm-up
+  }
+  await inproc.ask({ cmd: 'echo', kind: 'served', ms: 1000 });
+  await inproc.ask({ cmd: 'echo', kind: 'bare', ms: 1000 });
+
+  type Row = { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; errors: number };
+  const rows: Record<string, Row> = {};
+  const row = (k: string) => (rows[k] ??= { rps: [], p50: [], p99: [], cpu: [], errors: 0 });
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const kind of ['served', 'bare'] as const) {
+      const x = await inproc.ask<{ perSecond: number; cpuUsPerCall: number }>({
+        cmd: 'echo',
+        kind,
+        ms: ECHO_SECONDS * 1000,
+      });
+      const k = `in-process graph.stream (${kind})`;
+      row(k).rps.push(x.perSecond);
+      row(k).cpu.push(x.cpuUsPerCall);
+    }
+    for (const [name, s] of Object.entries(servers)) {
+      const url = name === 'fastify' ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
+      const before = await s.usage();
+      const res = await cannon(url, name === 'fastify' ? '{"text":"hello"}' : rpcBody, ECHO_SECONDS);
+      const after = await s.usage();
+      const done = res['2xx'];
+      const k = {
+        ours: 'langgraph-a2a (JSON-RPC)',
+        sdk: '@a2a-js/sdk Express (JSON-RPC)',
+        fastify: 'raw Fastify endpoint',
+      }[name]!;
+      row(k).rps.push(done / ECHO_SECONDS);
+      row(k).p50.push(res.latency.p50);
+      row(k).p99.push(res.latency.p99);
+      row(k).cpu.push((cpuUs(after.cpu) - cpuUs(before.cpu)) / done);
+      row(k).errors += res.errors + res.non2xx + res.timeouts;
+    }
+    process.stdout.write(`  round ${r + 1}/${ROUNDS} done\n`);
+  }
+  for (const s of Object.values(servers)) await s.stop();
+  inproc.stop();
+
+  const raw = median(rows['in-process graph.stream (served)']!.cpu);
+  const bare = median(rows['in-process graph.stream (bare)']!.cpu);
+  console.table(
+    Object.fromEntries(
+      Object.entries(rows).map(([k, v]) => [
+        k,
+        {
+          'req/s': fmt(v.rps),
+          'latency p50 ms': v.p50.length ? fmt(v.p50, 1) : '–',
+          'latency p99 ms': v.p99.length ? fmt(v.p99, 1) : '–',
+          'CPU µs/req': fmt(v.cpu),
+          'overhead vs served graph': `${(((median(v.cpu) - raw) / raw) * 100).toFixed(0)} %`,
+          'overhead vs bare graph': `${(((median(v.cpu) - bare) / bare) * 100).toFixed(0)} %`,
+          errors: v.errors,
+        },
+      ]),
+    ),
+  );
+}
+
+// ---------- scenario 2: token streaming ----------
+
+const EXPECTED = benchTokens(TOKENS_PER_STREAM).join('');
+
+async function streamLoad(url: string, concurrency: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const outcomes: StreamOutcome[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() - t0 < seconds * 1000) outcomes.push(await streamOnce(url, agent));
+    }),
+  );
+  const wall = (performance.now() - t0) / 1000;
+  agent.destroy();
+  const whole = outcomes.filter((o) => o.text === EXPECTED && o.finalState === 'TASK_STATE_COMPLETED').length;
+  return { outcomes, wall, whole };
+}
+
+async function scenarioStream() {
+  console.log(
+    `\n## 2. Token streaming: ${TOKENS_PER_STREAM} tokens per stream, ${STREAM_CONCURRENCY} concurrent streams (${ROUNDS} rounds × ${STREAM_SECONDS} s)`,
+  );
+  const servers = { ours: await startServer('ours', 'tokens'), sdk: await startServer('sdk', 'tokens') };
+  const inproc = await startInproc();
+  for (const s of Object.values(servers)) await streamLoad(s.url, STREAM_CONCURRENCY, 2); // warm-up
+  await inproc.ask({ cmd: 'tokens', concurrency: STREAM_CONCURRENCY, ms: 1000 });
+
+  type Row = {
+    tps: number[];
+    eps: number[];
+    p50: number[];
+    p99: number[];
+    cpu: number[];
+    bad: number;
+    streams: number;
+  };
+  const rows: Record<string, Row> = {};
+  const row = (k: string) => (rows[k] ??= { tps: [], eps: [], p50: [], p99: [], cpu: [], bad: 0, streams: 0 });
+  for (let r = 0; r < ROUNDS; r++) {
+    const x = await inproc.ask<{ perSecond: number; cpuUsPerToken: number }>({
+      cmd: 'tokens',
+      concurrency: STREAM_CONCURRENCY,
+      ms: STREAM_SECONDS * 1000,
+    });
+    row('in-process graph.stream').tps.push(x.perSecond);
+    row('in-process graph.stream').cpu.push(x.cpuUsPerToken);
+    for (const [name, s] of Object.entries(servers)) {
+      const before = await s.usage();
+      const { outcomes, wall, whole } = await streamLoad(s.url, STREAM_CONCURRENCY, STREAM_SECONDS);
+      const after = await s.usage();
+      const tokens = whole * TOKENS_PER_STREAM;
+      const k = name === 'ours' ? 'langgraph-a2a (SSE)' : '@a2a-js/sdk Express (SSE)';
+      const v = row(k);
+      v.tps.push(tokens / wall);
+      v.eps.push(outcomes.reduce((n, o) => n + o.artifactFrames, 0) / wall);
+      v.p50.push(
+        percentile(
+          outcomes.map((o) => o.firstFrameMs),
+          50,
+        ),
+      );
+      v.p99.push(
+        percentile(
+          outcomes.map((o) => o.firstFrameMs),
+          99,
+        ),
+      );
+      v.cpu.push((cpuUs(after.cpu) - cpuUs(before.cpu)) / tokens);
+      v.bad += outcomes.length - whole;
+      v.streams += outcomes.length;
+    }
+    process.stdout.write(`  round ${r + 1}/${ROUNDS} done\n`);
+  }
+  for (const s of Object.values(servers)) await s.stop();
+  inproc.stop();
+  const sdk = median(rows['@a2a-js/sdk Express (SSE)']!.tps);
+  const raw = median(rows['in-process graph.stream']!.tps);
+  console.table(
+    Object.fromEntries(
+      Object.entries(rows).map(([k, v]) => [
+        k,
+        {
+          'tokens/s': fmt(v.tps),
+          'artifact events/s': v.eps.length ? fmt(v.eps) : '–',
+          'first frame p50 ms': v.p50.length ? fmt(v.p50, 1) : '–',
+          'first frame p99 ms': v.p99.length ? fmt(v.p99, 1) : '–',
+          'CPU µs/token': fmt(v.cpu, 1),
+          'vs SDK': `${(median(v.tps) / sdk).toFixed(2)}×`,
+          'vs raw': `${(median(v.tps) / raw).toFixed(2)}×`,
+          'streams (incomplete)': v.streams ? `${v.streams} (${v.bad})` : '–',
+        },
+      ]),
+    ),
+  );
+}
+
+// ---------- scenario 3: a thousand open streams ----------
+
+async function scenarioOpen() {
+  const rounds = Math.min(ROUNDS, 3);
+  console.log(
+    `\n## 3. ${OPEN_STREAMS} concurrent open streams (${SLOW_TOKENS} tokens, one a second; ${rounds} rounds, fresh server each)`,
+  );
+  const p50: number[] = [];
+  const p99: number[] = [];
+  const max: number[] = [];
+  const rssIdle: number[] = [];
+  const rssPeak: number[] = [];
+  let bad = 0;
+  const expected = benchTokens(SLOW_TOKENS).join('');
+  for (let r = 0; r < rounds; r++) {
+    const s = await startServer('ours', 'slow');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    await streamOnce(s.url, agent); // warm-up: one stream end to end
+    const idle = (await s.usage()).mem.rss;
+    let peak = idle;
+    let open = 0;
+    const sampler = setInterval(() => {
+      void s.usage().then((u) => (peak = Math.max(peak, u.mem.rss)));
+    }, 250);
+    const outcomes = await Promise.all(
+      Array.from({ length: OPEN_STREAMS }, () => streamOnce(s.url, agent, () => open++)),
+    );
+    clearInterval(sampler);
+    agent.destroy();
+    await s.stop();
+    const first = outcomes.map((o) => o.firstFrameMs);
+    p50.push(percentile(first, 50));
+    p99.push(percentile(first, 99));
+    max.push(Math.max(...first));
+    rssIdle.push(idle / 2 ** 20);
+    rssPeak.push(peak / 2 ** 20);
+    bad += outcomes.filter((o) => o.text !== expected || o.finalState !== 'TASK_STATE_COMPLETED').length;
+    process.stdout.write(`  round ${r + 1}/${rounds} done (${open} streams opened)\n`);
+  }
+  console.table({
+    'langgraph-a2a (SSE)': {
+      'first frame p50 ms': fmt(p50, 1),
+      'first frame p99 ms': fmt(p99, 1),
+      'first frame max ms': fmt(max, 1),
+      'RSS idle MiB': fmt(rssIdle),
+      'RSS peak MiB': fmt(rssPeak),
+      'KiB per open stream': fmt(
+        rssPeak.map((p, i) => ((p - rssIdle[i]!) * 1024) / OPEN_STREAMS),
+        1,
+      ),
+      'incomplete streams': bad,
+    },
+  });
+}
+
+// ---------- scenario 4: memory per stored task ----------
+
+async function scenarioMemory() {
+  const rounds = Math.min(ROUNDS, 2);
+  console.log(`\n## 4. Memory per stored completed task (${MEMORY_TASKS} tasks, ${rounds} rounds)`);
+  const table: Record<string, Record<string, string>> = {};
+  for (const store of ['memory', 'sqlite'] as const) {
+    const results: Array<Record<string, number | undefined>> = [];
+    for (let r = 0; r < rounds; r++) {
+      const child = fork(here('./memory.ts'), [store, String(MEMORY_TASKS)], {
+        execArgv: ['--expose-gc', '--import', 'tsx'],
+      });
+      results.push(await new Promise((resolve) => child.once('message', (m) => resolve(m as never))));
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    const col = (k: string) => results.map((x) => x[k]).filter((v): v is number => typeof v === 'number');
+    table[store] = {
+      'heap B/task (everything)': fmt(col('heapPerTask')),
+      'RSS B/task (everything)': fmt(col('rssPerTask')),
+      'file B/task (everything)': col('filePerTask').length ? fmt(col('filePerTask')) : '–',
+      'heap B/task (task only)': fmt(col('taskOnlyHeapPerTask')),
+      'file B/task (task only)': col('taskOnlyFilePerTask').length ? fmt(col('taskOnlyFilePerTask')) : '–',
+      'task JSON bytes': fmt(col('taskJsonBytes')),
+    };
+    process.stdout.write(`  ${store} done\n`);
+  }
+  console.table(table);
+}
+
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+if (runs('echo')) await scenarioEcho();
+if (runs('stream')) await scenarioStream();
+if (runs('open')) await scenarioOpen();
+if (runs('memory')) await scenarioMemory();
