@@ -124,18 +124,25 @@ export async function runA2A(
       const method = streaming ? methods.stream : methods.send;
       const exchange: A2AExchange = { method, params, frames: [] };
       exchanges.push(exchange);
+      // The task this send went to: the cancel step after it cancels that one.
+      let taskSeen!: () => void;
+      const taskKnown = new Promise<void>((resolve) => (taskSeen = resolve));
+      let sentTo: string | undefined;
       const pending = call(url, ++rpcId, method, params, streaming, (frame) => {
         exchange.frames.push(frame);
-        lastTaskId ??= taskIdOf(frame);
+        if (sentTo === undefined && (sentTo = taskIdOf(frame)) !== undefined) {
+          lastTaskId = sentTo;
+          taskSeen();
+        }
       });
       if (cancelNext && streaming) {
-        // The stream stays open while the cancel goes out; wait for the task to exist.
-        await waitFor(() => lastTaskId !== undefined, pending);
+        // The stream stays open while the cancel goes out, once the task exists.
+        await Promise.race([taskKnown, pending]);
         open = pending.then(() => undefined);
+        open.catch(() => undefined); // awaited below; a failure surfaces there
       } else {
         await pending;
       }
-      if (!streaming) lastTaskId = taskIdOf(exchange.frames[0]) ?? lastTaskId;
     }
     await open;
     await app.a2a.executor.whenIdle();
@@ -143,12 +150,6 @@ export async function runA2A(
     await app.close();
   }
   return normalizeIds(exchanges, { [contextId]: RUN_CONTEXT_ID });
-}
-
-async function waitFor(ready: () => boolean, settled: Promise<unknown>): Promise<void> {
-  let done = false;
-  void settled.finally(() => (done = true));
-  while (!ready() && !done) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 /** The id of the task a frame is about (v1 or v0.3 shapes), if it names one. */
