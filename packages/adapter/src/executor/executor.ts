@@ -20,6 +20,7 @@ import { OUTBOX_CHANNEL, RESERVED_PREFIX } from '../constants.js';
 import { silentLogger } from '../logger.js';
 import { channelNames, type StreamableGraph } from './graph.js';
 import { MemoryRunLedger, type RunLedger } from '../stores/run-ledger.js';
+import { DeltaCoalescer } from './delta-coalescer.js';
 
 export interface LangGraphAgentExecutorOptions {
   graph: StreamableGraph;
@@ -48,6 +49,11 @@ export interface LangGraphAgentExecutorOptions {
   durability?: 'sync' | 'async' | 'exit';
   /** Sees every event published for a task (the live-event relay between instances uses it). */
   onEvent?: (taskId: string, event: AgentExecutionEvent) => void;
+  /**
+   * Send the token deltas that arrive within one turn of the event loop as one
+   * artifact-update (see {@link DeltaCoalescer}). @defaultValue false
+   */
+  coalesceDeltas?: boolean;
 }
 
 interface RunningTask {
@@ -132,11 +138,14 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       abort,
       done: new Promise<void>((resolve) => (markDone = resolve)),
     });
+    const send = (e: AgentExecutionEvent) => {
+      bus.publish(e);
+      this.options.onEvent?.(ctx.taskId, e);
+    };
+    const coalescer = this.options.coalesceDeltas ? new DeltaCoalescer(send) : undefined;
     const publish = (events: AgentExecutionEvent[]) => {
-      for (const e of events) {
-        bus.publish(e);
-        this.options.onEvent?.(ctx.taskId, e);
-      }
+      if (coalescer) coalescer.publish(events);
+      else for (const e of events) send(e);
     };
     const run = new GraphRun({
       ids: { taskId: ctx.taskId, contextId: ctx.contextId },
@@ -217,6 +226,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
         publish(run.fail(GRAPH_FAILED_MESSAGE));
       }
     } finally {
+      coalescer?.flush();
       if (run.outcome === 'waiting') this.waiting.set(ctx.taskId, ctx.contextId);
       await this.ledger.finish(ctx.taskId).catch((err: unknown) => log.warn({ err }, 'could not clear the run record'));
       this.running.delete(ctx.taskId);

@@ -79,6 +79,13 @@ export interface A2APluginOptions {
   /** Serve push notifications (webhooks). @defaultValue true */
   pushNotifications?: boolean;
   /**
+   * Send the token deltas a model hands over within one turn of the event loop as one
+   * artifact-update frame (lossless, in order). Off by default because frames then depend
+   * on how tokens are timed: a live model and its recorded replay give different frames.
+   * @defaultValue false
+   */
+  coalesceDeltas?: boolean;
+  /**
    * Which webhook URLs are accepted. URLs resolving to loopback, link-local or private
    * addresses are refused unless their host is in `allowHosts`; `http:` only with `allowHttp`.
    * @defaultValue { allowHosts: [], allowHttp: false }
@@ -129,6 +136,7 @@ const optionsSchema = z.object({
   busyContext: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
   cancelOnDisconnect: z.boolean().default(false),
   pushNotifications: z.boolean().default(true),
+  coalesceDeltas: z.boolean().default(false),
   webhooks: z
     .object({ allowHosts: z.array(z.string().min(1)).default([]), allowHttp: z.boolean().default(false) })
     .default({ allowHosts: [], allowHttp: false }),
@@ -197,6 +205,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     filePartMapping: options.filePartMapping,
     idsAndClock: options.idsAndClock,
     onTaskMetadata: (taskId, metadata) => taskStore.mergeMetadata(taskId, metadata),
+    coalesceDeltas: options.coalesceDeltas,
   });
   const card = buildAgentCard(
     options.card ?? {},

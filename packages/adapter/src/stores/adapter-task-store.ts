@@ -6,7 +6,11 @@ import { TERMINAL_STATES } from '../mapping/events.js';
 /**
  * Wraps the configured TaskStore with the rules the SDK's ResultManager does not
  * know about:
- * - the transitory stream-delta artifact is never written as a durable artifact;
+ * - the transitory stream-delta artifact is never written as a durable artifact, and a
+ *   save that carries it is skipped altogether: the ResultManager saves the whole task
+ *   on every event, and since the stored task never holds that artifact, a save with it
+ *   is the save of a stream-delta event, which changes nothing durable. Skipping it
+ *   spares every streamed token a read and a write of the task;
  * - task metadata set by a graph (stream-helpers, outbox) is merged shallowly into the
  *   stored task. The executor registers it here before it publishes the event that
  *   makes the ResultManager save the task, so the next save carries it;
@@ -23,14 +27,13 @@ export class AdapterTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
+    // Pending metadata stays pending: the next durable save carries it.
+    if (task.artifacts.some((a) => a.artifactId === STREAM_DELTA_ARTIFACT_ID)) return;
     const stored = await this.inner.load(task.id, context);
     const storedState = stored?.status?.state;
     if (storedState !== undefined && TERMINAL_STATES.has(storedState) && task.status?.state !== storedState) return;
     const pending = this.pendingMetadata.get(task.id);
-    const artifacts = task.artifacts.filter((a) => a.artifactId !== STREAM_DELTA_ARTIFACT_ID);
-    const toSave = pending
-      ? { ...task, artifacts, metadata: { ...task.metadata, ...pending } }
-      : { ...task, artifacts };
+    const toSave = pending ? { ...task, metadata: { ...task.metadata, ...pending } } : task;
     await this.inner.save(toSave, context);
     if (pending) this.pendingMetadata.delete(task.id);
   }
