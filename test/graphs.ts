@@ -1,4 +1,7 @@
-import { AIMessage } from '@langchain/core/messages';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { Annotation, END, MessagesAnnotation, StateGraph, interrupt } from '@langchain/langgraph';
 import { emitMessage, requireAuth } from '@langgraph-a2a/stream-helpers';
@@ -118,3 +121,44 @@ export const authGraph = () =>
     })
     .addEdge('__start__', 'login')
     .compile();
+
+/**
+ * A graph whose model streams `before`, all in one turn of the event loop, then waits
+ * for `open()`, then streams `after` the same way. `waiting` resolves when it waits.
+ */
+export function gatedTokenGraph(before: string[], after: string[]) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let markWaiting!: () => void;
+  const waiting = new Promise<void>((resolve) => (markWaiting = resolve));
+  class GatedModel extends BaseChatModel {
+    _llmType(): string {
+      return 'gated-tokens';
+    }
+    async _generate(): Promise<ChatResult> {
+      const text = [...before, ...after].join('');
+      return { generations: [{ text, message: new AIMessage(text) }] };
+    }
+    override async *_streamResponseChunks(
+      _messages: BaseMessage[],
+      _options: this['ParsedCallOptions'],
+      runManager?: CallbackManagerForLLMRun,
+    ): AsyncGenerator<ChatGenerationChunk> {
+      for (const [i, token] of [...before, ...after].entries()) {
+        if (i === before.length) {
+          markWaiting();
+          await gate;
+        }
+        const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+        yield chunk;
+        await runManager?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
+      }
+    }
+  }
+  const model = new GatedModel({});
+  const graph = new StateGraph(MessagesAnnotation)
+    .addNode('chat', async (state, config) => ({ messages: [await model.invoke(state.messages, config)] }))
+    .addEdge('__start__', 'chat')
+    .compile();
+  return { graph, open, waiting };
+}
