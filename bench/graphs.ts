@@ -13,6 +13,8 @@ import type { StreamableGraph } from 'langgraph-a2a';
 
 /** How a fake model spaces its tokens. */
 export type Pace =
+  /** As fast as the consumer takes them: LangGraph delivers all of them in one event-loop turn (as FakeListChatModel). */
+  | { kind: 'burst' }
   /** One token per event-loop turn (`setImmediate`), as chunks read from a socket arrive. */
   | { kind: 'turn' }
   /** A timer between tokens (a slow model; keeps streams open). */
@@ -42,9 +44,9 @@ export class TokenModel extends BaseChatModel {
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     for (const token of this.tokens) {
-      await (this.pace.kind === 'turn'
-        ? new Promise((resolve) => setImmediate(resolve))
-        : new Promise((resolve) => setTimeout(resolve, (this.pace as { ms: number }).ms)));
+      if (this.pace.kind === 'turn') await new Promise((resolve) => setImmediate(resolve));
+      if (this.pace.kind === 'every')
+        await new Promise((resolve) => setTimeout(resolve, (this.pace as { ms: number }).ms));
       const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
       yield chunk;
       await runManager?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
@@ -69,7 +71,7 @@ export const TOKENS_PER_STREAM = 200;
 export const SLOW_TOKENS = 10;
 export const SLOW_EVERY_MS = 1000;
 
-export type GraphName = 'echo' | 'tokens' | 'slow';
+export type GraphName = 'echo' | 'tokens' | 'burst' | 'slow';
 
 /** A fresh graph of each kind (the echo graph is the example module's instance). */
 export function benchGraph(name: GraphName): StreamableGraph {
@@ -78,6 +80,8 @@ export function benchGraph(name: GraphName): StreamableGraph {
       return exampleEcho as unknown as StreamableGraph;
     case 'tokens':
       return tokenGraph(benchTokens(TOKENS_PER_STREAM), { kind: 'turn' });
+    case 'burst':
+      return tokenGraph(benchTokens(TOKENS_PER_STREAM), { kind: 'burst' });
     case 'slow':
       return tokenGraph(benchTokens(SLOW_TOKENS), { kind: 'every', ms: SLOW_EVERY_MS });
     default: {

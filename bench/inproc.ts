@@ -22,8 +22,8 @@ const bare = new StateGraph(MessagesAnnotation)
   .addNode('echo', (state) => ({ messages: [new AIMessage(`echo: ${state.messages.at(-1)?.text ?? ''}`)] }))
   .addEdge('__start__', 'echo')
   .compile({ name: 'echo' });
-const tokens = benchGraph('tokens');
-tokens.checkpointer = new MemorySaver();
+const tokenGraphs = { tokens: benchGraph('tokens'), burst: benchGraph('burst') };
+for (const g of Object.values(tokenGraphs)) g.checkpointer = new MemorySaver();
 
 const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 
@@ -44,7 +44,8 @@ async function echo(kind: 'served' | 'bare', ms: number) {
   return { calls, perSecond: calls / (wall / 1000), cpuUsPerCall: cpuUs(process.cpuUsage(c0)) / calls };
 }
 
-async function tokenRuns(concurrency: number, ms: number) {
+async function tokenRuns(graph: 'tokens' | 'burst', concurrency: number, ms: number) {
+  const tokens = tokenGraphs[graph];
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   let tokensSeen = 0;
@@ -66,8 +67,12 @@ async function tokenRuns(concurrency: number, ms: number) {
 
 process.on(
   'message',
-  (m: { cmd: 'echo'; kind: 'served' | 'bare'; ms: number } | { cmd: 'tokens'; concurrency: number; ms: number }) => {
-    const work = m.cmd === 'echo' ? echo(m.kind, m.ms) : tokenRuns(m.concurrency, m.ms);
+  (
+    m:
+      | { cmd: 'echo'; kind: 'served' | 'bare'; ms: number }
+      | { cmd: 'tokens'; graph: 'tokens' | 'burst'; concurrency: number; ms: number },
+  ) => {
+    const work = m.cmd === 'echo' ? echo(m.kind, m.ms) : tokenRuns(m.graph, m.concurrency, m.ms);
     void work.then((result) => process.send!(result));
   },
 );

@@ -6,6 +6,9 @@
  *
  *   node --import tsx bench/run.ts [echo] [stream] [open] [memory] [--rounds=5] [--profile]
  *
+ * Durations: BENCH_ECHO_SECONDS, BENCH_STREAM_SECONDS (4), BENCH_OPEN_STREAMS (1000),
+ * BENCH_MEMORY_TASKS (10000).
+ *
  * No scenario named: all four. `--profile` starts our server with `--cpu-prof` (profiles
  * in bench/profiles/). Figures are medians over the rounds with [min–max].
  */
@@ -65,9 +68,12 @@ interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-async function startServer(variant: 'ours' | 'sdk' | 'fastify', graph: GraphName): Promise<ServerProcess> {
+async function startServer(
+  variant: 'ours' | 'ours-coalesce' | 'sdk' | 'fastify',
+  graph: GraphName,
+): Promise<ServerProcess> {
   const execArgv = ['--import', 'tsx'];
-  if (PROFILE && variant === 'ours') execArgv.push('--cpu-prof', `--cpu-prof-dir=${here('./profiles')}`);
+  if (PROFILE && variant.startsWith('ours')) execArgv.push('--cpu-prof', `--cpu-prof-dir=${here('./profiles')}`);
   const child = fork(here('./servers.ts'), [variant, graph], {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -213,14 +219,25 @@ async function streamLoad(url: string, concurrency: number, seconds: number) {
   return { outcomes, wall, whole };
 }
 
-async function scenarioStream() {
+const STREAM_SERVERS = {
+  ours: 'langgraph-a2a (SSE)',
+  'ours-coalesce': 'langgraph-a2a, coalesceDeltas (SSE)',
+  sdk: '@a2a-js/sdk Express (SSE)',
+} as const;
+
+async function scenarioStream(graph: 'tokens' | 'burst') {
+  const pace = graph === 'tokens' ? 'one token per event-loop turn' : 'all tokens in one turn (as FakeListChatModel)';
   console.log(
-    `\n## 2. Token streaming: ${TOKENS_PER_STREAM} tokens per stream, ${STREAM_CONCURRENCY} concurrent streams (${ROUNDS} rounds × ${STREAM_SECONDS} s)`,
+    `\n## 2. Token streaming (${pace}): ${TOKENS_PER_STREAM} tokens per stream, ${STREAM_CONCURRENCY} concurrent streams (${ROUNDS} rounds × ${STREAM_SECONDS} s)`,
   );
-  const servers = { ours: await startServer('ours', 'tokens'), sdk: await startServer('sdk', 'tokens') };
+  const servers = Object.fromEntries(
+    await Promise.all(
+      Object.keys(STREAM_SERVERS).map(async (v) => [v, await startServer(v as keyof typeof STREAM_SERVERS, graph)]),
+    ),
+  ) as Record<keyof typeof STREAM_SERVERS, ServerProcess>;
   const inproc = await startInproc();
   for (const s of Object.values(servers)) await streamLoad(s.url, STREAM_CONCURRENCY, 2); // warm-up
-  await inproc.ask({ cmd: 'tokens', concurrency: STREAM_CONCURRENCY, ms: 1000 });
+  await inproc.ask({ cmd: 'tokens', graph, concurrency: STREAM_CONCURRENCY, ms: 1000 });
 
   type Row = {
     tps: number[];
@@ -236,6 +253,7 @@ async function scenarioStream() {
   for (let r = 0; r < ROUNDS; r++) {
     const x = await inproc.ask<{ perSecond: number; cpuUsPerToken: number }>({
       cmd: 'tokens',
+      graph,
       concurrency: STREAM_CONCURRENCY,
       ms: STREAM_SECONDS * 1000,
     });
@@ -246,8 +264,7 @@ async function scenarioStream() {
       const { outcomes, wall, whole } = await streamLoad(s.url, STREAM_CONCURRENCY, STREAM_SECONDS);
       const after = await s.usage();
       const tokens = whole * TOKENS_PER_STREAM;
-      const k = name === 'ours' ? 'langgraph-a2a (SSE)' : '@a2a-js/sdk Express (SSE)';
-      const v = row(k);
+      const v = row(STREAM_SERVERS[name as keyof typeof STREAM_SERVERS]);
       v.tps.push(tokens / wall);
       v.eps.push(outcomes.reduce((n, o) => n + o.artifactFrames, 0) / wall);
       v.p50.push(
@@ -270,7 +287,7 @@ async function scenarioStream() {
   }
   for (const s of Object.values(servers)) await s.stop();
   inproc.stop();
-  const sdk = median(rows['@a2a-js/sdk Express (SSE)']!.tps);
+  const sdk = median(rows[STREAM_SERVERS.sdk]!.tps);
   const raw = median(rows['in-process graph.stream']!.tps);
   console.table(
     Object.fromEntries(
@@ -278,7 +295,7 @@ async function scenarioStream() {
         k,
         {
           'tokens/s': fmt(v.tps),
-          'artifact events/s': v.eps.length ? fmt(v.eps) : '–',
+          'delta frames/s': v.eps.length ? fmt(v.eps) : '–',
           'first frame p50 ms': v.p50.length ? fmt(v.p50, 1) : '–',
           'first frame p99 ms': v.p99.length ? fmt(v.p99, 1) : '–',
           'CPU µs/token': fmt(v.cpu, 1),
@@ -377,6 +394,9 @@ async function scenarioMemory() {
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 if (runs('echo')) await scenarioEcho();
-if (runs('stream')) await scenarioStream();
+if (runs('stream')) {
+  await scenarioStream('tokens');
+  await scenarioStream('burst');
+}
 if (runs('open')) await scenarioOpen();
 if (runs('memory')) await scenarioMemory();

@@ -3,9 +3,10 @@
  * Started by bench/run.ts with `fork`; it answers `usage` messages over IPC with
  * `process.cpuUsage()` and `process.memoryUsage()`.
  *
- *   node --import tsx bench/servers.ts <ours|sdk|fastify> <echo|tokens|slow> [store]
+ *   node --import tsx bench/servers.ts <ours|ours-coalesce|sdk|fastify> <echo|tokens|burst|slow> [store]
  *
- * - ours: createServer() of this project (memory store unless a store is given), logger at warn.
+ * - ours: createServer() of this project (memory store unless a store is given), logger at warn;
+ *   ours-coalesce: the same with `coalesceDeltas: true`.
  * - sdk: `@a2a-js/sdk`'s own Express binding (jsonRpcHandler), DefaultRequestHandler,
  *   InMemoryTaskStore, push notifications on (as ours), and a minimal AgentExecutor that
  *   runs the same graph with the same stream options and publishes one artifact-update
@@ -33,7 +34,11 @@ import { UserBuilder, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { buildAgentCard, createServer, type StreamableGraph } from 'langgraph-a2a';
 import { benchGraph, servedStreamOptions, userInput, type GraphName } from './graphs.js';
 
-const [variant, graphName, store] = process.argv.slice(2) as ['ours' | 'sdk' | 'fastify', GraphName, string?];
+const [variant, graphName, store] = process.argv.slice(2) as [
+  'ours' | 'ours-coalesce' | 'sdk' | 'fastify',
+  GraphName,
+  string?,
+];
 const graph = benchGraph(graphName);
 const logger = pino({ level: 'warn' });
 
@@ -142,8 +147,14 @@ class GraphExecutor implements AgentExecutor {
 
 async function start(): Promise<string> {
   switch (variant) {
-    case 'ours': {
-      const app = await createServer({ graph, store: store ?? 'memory', logger });
+    case 'ours':
+    case 'ours-coalesce': {
+      const app = await createServer({
+        graph,
+        store: store ?? 'memory',
+        logger,
+        coalesceDeltas: variant === 'ours-coalesce',
+      });
       return app.listen({ port: 0, host: '127.0.0.1' });
     }
     case 'sdk': {
