@@ -67,8 +67,8 @@ export function tokenGraph(tokens: string[], pace: Pace): StreamableGraph {
 }
 
 export const TOKENS_PER_STREAM = 200;
-/** Scenario 3: one token a second, ten tokens, so a thousand streams are open at once. */
-export const SLOW_TOKENS = 10;
+/** Scenario 3: one token a second, fifteen tokens, so a thousand streams are open at once. */
+export const SLOW_TOKENS = 15;
 export const SLOW_EVERY_MS = 1000;
 
 export type GraphName = 'echo' | 'tokens' | 'burst' | 'slow';

@@ -310,63 +310,84 @@ async function scenarioStream(graph: 'tokens' | 'burst') {
 
 // ---------- scenario 3: a thousand open streams ----------
 
-async function scenarioOpen() {
-  const rounds = Math.min(ROUNDS, 3);
-  console.log(
-    `\n## 3. ${OPEN_STREAMS} concurrent open streams (${SLOW_TOKENS} tokens, one a second; ${rounds} rounds, fresh server each)`,
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 100);
+
+/**
+ * `ramp`: streams open at OPEN_RATE a second, so each first frame is measured while up to
+ * OPEN_STREAMS − 1 others are open (each lasts ~15 s: all are open at once by the end of
+ * the ramp). `burst`: all requests are sent at once, the worst case.
+ */
+async function openStreams(mode: 'ramp' | 'burst') {
+  const s = await startServer('ours', 'slow');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  await streamOnce(s.url, agent); // warm-up: one stream end to end
+  const idle = (await s.usage()).mem.rss;
+  let peak = idle;
+  let open = 0;
+  let maxOpen = 0;
+  const sampler = setInterval(() => {
+    void s.usage().then((u) => (peak = Math.max(peak, u.mem.rss)));
+  }, 250);
+  const t0 = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: OPEN_STREAMS }, async (_, i) => {
+      if (mode === 'ramp') {
+        const wait = t0 + (i * 1000) / OPEN_RATE - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      const o = await streamOnce(s.url, agent, () => (maxOpen = Math.max(maxOpen, ++open)));
+      open--;
+      return o;
+    }),
   );
-  const p50: number[] = [];
-  const p99: number[] = [];
-  const max: number[] = [];
-  const rssIdle: number[] = [];
-  const rssPeak: number[] = [];
-  let bad = 0;
+  clearInterval(sampler);
+  agent.destroy();
+  await s.stop();
   const expected = benchTokens(SLOW_TOKENS).join('');
-  for (let r = 0; r < rounds; r++) {
-    const s = await startServer('ours', 'slow');
-    const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-    await streamOnce(s.url, agent); // warm-up: one stream end to end
-    const idle = (await s.usage()).mem.rss;
-    let peak = idle;
-    let open = 0;
-    const sampler = setInterval(() => {
-      void s.usage().then((u) => (peak = Math.max(peak, u.mem.rss)));
-    }, 250);
-    const outcomes = await Promise.all(
-      Array.from({ length: OPEN_STREAMS }, () => streamOnce(s.url, agent, () => open++)),
-    );
-    clearInterval(sampler);
-    agent.destroy();
-    await s.stop();
-    const first = outcomes.map((o) => o.firstFrameMs);
-    p50.push(percentile(first, 50));
-    p99.push(percentile(first, 99));
-    max.push(Math.max(...first));
-    rssIdle.push(idle / 2 ** 20);
-    rssPeak.push(peak / 2 ** 20);
-    bad += outcomes.filter((o) => o.text !== expected || o.finalState !== 'TASK_STATE_COMPLETED').length;
-    process.stdout.write(`  round ${r + 1}/${rounds} done (${open} streams opened)\n`);
-  }
-  console.table({
-    'langgraph-a2a (SSE)': {
-      'first frame p50 ms': fmt(p50, 1),
-      'first frame p99 ms': fmt(p99, 1),
-      'first frame max ms': fmt(max, 1),
-      'RSS idle MiB': fmt(rssIdle),
-      'RSS peak MiB': fmt(rssPeak),
+  const first = outcomes.map((o) => o.firstFrameMs);
+  return {
+    p50: percentile(first, 50),
+    p99: percentile(first, 99),
+    max: Math.max(...first),
+    idle: idle / 2 ** 20,
+    peak: peak / 2 ** 20,
+    maxOpen,
+    bad: outcomes.filter((o) => o.text !== expected || o.finalState !== 'TASK_STATE_COMPLETED').length,
+  };
+}
+
+async function scenarioOpen() {
+  const rounds = Math.min(ROUNDS, 2);
+  console.log(
+    `\n## 3. ${OPEN_STREAMS} concurrent open streams (${SLOW_TOKENS} tokens, one a second; ramp at ${OPEN_RATE}/s: ${rounds} rounds; burst: 1 round; fresh server each)`,
+  );
+  const table: Record<string, Record<string, string | number>> = {};
+  for (const mode of ['ramp', 'burst'] as const) {
+    const results: Array<Awaited<ReturnType<typeof openStreams>>> = [];
+    for (let r = 0; r < (mode === 'ramp' ? rounds : 1); r++) results.push(await openStreams(mode));
+    const col = (k: keyof (typeof results)[number]) => results.map((x) => x[k]);
+    table[`langgraph-a2a (SSE), ${mode}`] = {
+      'most open at once': fmt(col('maxOpen')),
+      'first frame p50 ms': fmt(col('p50'), 1),
+      'first frame p99 ms': fmt(col('p99'), 1),
+      'first frame max ms': fmt(col('max'), 1),
+      'RSS idle MiB': fmt(col('idle')),
+      'RSS peak MiB': fmt(col('peak')),
       'KiB per open stream': fmt(
-        rssPeak.map((p, i) => ((p - rssIdle[i]!) * 1024) / OPEN_STREAMS),
+        results.map((x) => ((x.peak - x.idle) * 1024) / x.maxOpen),
         1,
       ),
-      'incomplete streams': bad,
-    },
-  });
+      'incomplete streams': col('bad').reduce((a, b) => a + b, 0),
+    };
+    process.stdout.write(`  ${mode} done\n`);
+  }
+  console.table(table);
 }
 
 // ---------- scenario 4: memory per stored task ----------
 
 async function scenarioMemory() {
-  const rounds = Math.min(ROUNDS, 2);
+  const rounds = Math.min(ROUNDS, Number(process.env.BENCH_MEMORY_ROUNDS ?? 1));
   console.log(`\n## 4. Memory per stored completed task (${MEMORY_TASKS} tasks, ${rounds} rounds)`);
   const table: Record<string, Record<string, string>> = {};
   for (const store of ['memory', 'sqlite'] as const) {
