@@ -69,7 +69,7 @@ interface ServerProcess {
 }
 
 async function startServer(
-  variant: 'ours' | 'ours-coalesce' | 'sdk' | 'fastify',
+  variant: 'ours' | 'ours-per-chunk' | 'sdk' | 'fastify',
   graph: GraphName,
 ): Promise<ServerProcess> {
   const execArgv = ['--import', 'tsx'];
@@ -221,7 +221,7 @@ async function streamLoad(url: string, concurrency: number, seconds: number) {
 
 const STREAM_SERVERS = {
   ours: 'langgraph-a2a (SSE)',
-  'ours-coalesce': 'langgraph-a2a, coalesceDeltas (SSE)',
+  'ours-per-chunk': 'langgraph-a2a, coalesceDeltas off (SSE)',
   sdk: '@a2a-js/sdk Express (SSE)',
 } as const;
 

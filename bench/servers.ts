@@ -3,10 +3,10 @@
  * Started by bench/run.ts with `fork`; it answers `usage` messages over IPC with
  * `process.cpuUsage()` and `process.memoryUsage()`.
  *
- *   node --import tsx bench/servers.ts <ours|ours-coalesce|sdk|fastify> <echo|tokens|burst|slow> [store]
+ *   node --import tsx bench/servers.ts <ours|ours-per-chunk|sdk|fastify> <echo|tokens|burst|slow> [store]
  *
  * - ours: createServer() of this project (memory store unless a store is given), logger at warn;
- *   ours-coalesce: the same with `coalesceDeltas: true`.
+ *   ours-per-chunk: the same with `coalesceDeltas: false` (one frame per token chunk).
  * - sdk: `@a2a-js/sdk`'s own Express binding (jsonRpcHandler), DefaultRequestHandler,
  *   InMemoryTaskStore, push notifications on (as ours), and a minimal AgentExecutor that
  *   runs the same graph with the same stream options and publishes one artifact-update
@@ -35,7 +35,7 @@ import { buildAgentCard, createServer, type StreamableGraph } from 'langgraph-a2
 import { benchGraph, servedStreamOptions, userInput, type GraphName } from './graphs.js';
 
 const [variant, graphName, store] = process.argv.slice(2) as [
-  'ours' | 'ours-coalesce' | 'sdk' | 'fastify',
+  'ours' | 'ours-per-chunk' | 'sdk' | 'fastify',
   GraphName,
   string?,
 ];
@@ -148,12 +148,12 @@ class GraphExecutor implements AgentExecutor {
 async function start(): Promise<string> {
   switch (variant) {
     case 'ours':
-    case 'ours-coalesce': {
+    case 'ours-per-chunk': {
       const app = await createServer({
         graph,
         store: store ?? 'memory',
         logger,
-        coalesceDeltas: variant === 'ours-coalesce',
+        coalesceDeltas: variant !== 'ours-per-chunk',
       });
       return app.listen({ port: 0, host: '127.0.0.1' });
     }

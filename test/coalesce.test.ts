@@ -45,6 +45,23 @@ describe('coalesceDeltas', () => {
     }
   });
 
+  it('is on by default, and `coalesceDeltas: false` sends one frame per token chunk', async () => {
+    const text = 'one burst of tokens from a model';
+    server = await startServer(streamingGraph(text));
+    const client = await sdkClient(server.url);
+    const coalesced = deltasOf(await collect(client.sendMessageStream(sendRequest(userMessage('default')))));
+    expect(coalesced.map((d) => textOf(d.artifact)).join('')).toBe(text);
+    expect(coalesced.length).toBeLessThan(text.length);
+    await server.close();
+
+    server = await startServer(streamingGraph(text), { coalesceDeltas: false });
+    const perChunk = deltasOf(
+      await collect((await sdkClient(server.url)).sendMessageStream(sendRequest(userMessage('off')))),
+    );
+    // One frame per token, then the empty one that closes the delta artifact (lastChunk).
+    expect(perChunk.map((d) => textOf(d.artifact))).toEqual([...text, '']);
+  });
+
   it('leaves the task GetTask returns as without coalescing: the answer, the history, no delta artifact', async () => {
     const text = 'The final answer, streamed in one burst.';
     server = await startServer(streamingGraph(text), { coalesceDeltas: true });

@@ -18,6 +18,8 @@ export async function chatModel(): Promise<BaseChatModel> {
     });
   }
   return new FakeListChatModel({
+    // Paced like a remote model (a token every few milliseconds), so clients see it stream.
+    sleep: 8,
     responses: [
       'Hello! I am a LangGraph agent served over A2A. Ask me anything and I will stream my answer back token by token.',
       'This answer comes from a fake chat model, so the example works without a network or an API key.',

@@ -51,7 +51,7 @@ export interface LangGraphAgentExecutorOptions {
   onEvent?: (taskId: string, event: AgentExecutionEvent) => void;
   /**
    * Send the token deltas that arrive within one turn of the event loop as one
-   * artifact-update (see {@link DeltaCoalescer}). @defaultValue false
+   * artifact-update (see {@link DeltaCoalescer}). @defaultValue true
    */
   coalesceDeltas?: boolean;
 }
@@ -142,7 +142,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       bus.publish(e);
       this.options.onEvent?.(ctx.taskId, e);
     };
-    const coalescer = this.options.coalesceDeltas ? new DeltaCoalescer(send) : undefined;
+    const coalescer = (this.options.coalesceDeltas ?? true) ? new DeltaCoalescer(send) : undefined;
     const publish = (events: AgentExecutionEvent[]) => {
       if (coalescer) coalescer.publish(events);
       else for (const e of events) send(e);

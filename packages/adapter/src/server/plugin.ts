@@ -80,9 +80,10 @@ export interface A2APluginOptions {
   pushNotifications?: boolean;
   /**
    * Send the token deltas a model hands over within one turn of the event loop as one
-   * artifact-update frame (lossless, in order). Off by default because frames then depend
-   * on how tokens are timed: a live model and its recorded replay give different frames.
-   * @defaultValue false
+   * artifact-update frame (lossless, in order; a token that arrives alone in its turn is
+   * sent alone). Frame boundaries then follow how tokens are timed, so `false` gives one
+   * frame per token chunk, as `runA2A` does for reproducible snapshots.
+   * @defaultValue true
    */
   coalesceDeltas?: boolean;
   /**
@@ -136,7 +137,7 @@ const optionsSchema = z.object({
   busyContext: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
   cancelOnDisconnect: z.boolean().default(false),
   pushNotifications: z.boolean().default(true),
-  coalesceDeltas: z.boolean().default(false),
+  coalesceDeltas: z.boolean().default(true),
   webhooks: z
     .object({ allowHosts: z.array(z.string().min(1)).default([]), allowHttp: z.boolean().default(false) })
     .default({ allowHosts: [], allowHttp: false }),

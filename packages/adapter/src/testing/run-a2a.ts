@@ -90,6 +90,8 @@ export async function runA2A(
   const app = await createServer({
     logger: silentLogger(),
     pushNotifications: false,
+    // One frame per recorded token chunk: coalesced frames would follow the event loop's timing.
+    coalesceDeltas: false,
     ...options.server,
     graph,
     store: 'memory',
