@@ -73,7 +73,8 @@ async function startServer(
   graph: GraphName,
 ): Promise<ServerProcess> {
   const execArgv = ['--import', 'tsx'];
-  if (PROFILE && variant.startsWith('ours')) execArgv.push('--cpu-prof', `--cpu-prof-dir=${here('./profiles')}`);
+  if (PROFILE && variant.startsWith('ours'))
+    execArgv.push('--cpu-prof', `--cpu-prof-dir=${here(`./profiles/${variant}-${graph}`)}`);
   const child = fork(here('./servers.ts'), [variant, graph], {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

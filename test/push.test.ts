@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { graph as artifacts } from '@langgraph-a2a/examples/artifacts';
-import { webhookReceiver } from 'langgraph-a2a';
+import { STREAM_DELTA_ARTIFACT_ID, webhookReceiver } from 'langgraph-a2a';
+import { streamingGraph } from './graphs.js';
 import { isTask, rawPost, sdkClient, sendRequest, startServer, userMessage, type TestServer } from './support.js';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -39,8 +40,8 @@ async function orchestrator(opts: { token: string; failFirst?: number }) {
   return { url: `${url}/a2a/webhook`, events, completed, requests: () => requests };
 }
 
-async function agent(options = {}): Promise<TestServer> {
-  const server = await startServer(artifacts, { ...local, ...options });
+async function agent(options = {}, graph: Parameters<typeof startServer>[0] = artifacts): Promise<TestServer> {
+  const server = await startServer(graph, { ...local, ...options });
   closers.push(() => server.close());
   return server;
 }
@@ -85,6 +86,26 @@ describe('push notifications (seed 002: ACK, then webhooks)', () => {
       pageToken: '',
     });
     expect(configs.configs.map((c) => c.url)).toEqual([hook.url]);
+  });
+
+  it('token deltas go to streams, not to webhooks: the webhook gets the states and the whole answer', async () => {
+    const answer = 'An answer streamed token by token to the client, pushed once to the webhook.';
+    const hook = await orchestrator({ token: 'tok-2' });
+    const server = await agent({}, streamingGraph(answer));
+    const client = await sdkClient(server.url);
+    const frames: StreamResponse[] = [];
+    const stream = client.sendMessageStream(
+      sendRequest(userMessage('stream it'), { taskPushNotificationConfig: pushConfig(hook.url, 'tok-2') }),
+    );
+    for await (const frame of stream) frames.push(frame);
+    const final = await hook.completed;
+    await server.app.a2a.pushDelivery?.whenIdle();
+    const isDelta = (e: StreamResponse) =>
+      e.payload?.$case === 'artifactUpdate' && e.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID;
+    expect(frames.filter(isDelta).length).toBeGreaterThan(0);
+    expect(hook.events.filter((e) => isDelta(e.event))).toEqual([]);
+    expect(states(hook.events)).toEqual([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);
+    expect(final.status?.message?.parts[0]?.content).toEqual({ $case: 'text', value: answer });
   });
 
   it('a webhook that fails twice still receives every event, in order', async () => {

@@ -8,6 +8,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Logger } from 'pino';
+import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
 import { TERMINAL_STATES } from '../mapping/events.js';
 import type { PushDelivery, PushOutbox } from '../stores/push-outbox.js';
 import { refuseWebhookUrl, type WebhookUrlPolicy } from './url-guard.js';
@@ -40,6 +41,12 @@ function taskIdOf(r: StreamResponse): string | undefined {
   return p.$case === 'task' ? p.value.id : p.value.taskId || undefined;
 }
 
+/** Token deltas are a live preview for streaming clients; webhooks get durable changes. */
+function isStreamDelta(r: StreamResponse): boolean {
+  const p = r.payload;
+  return p?.$case === 'artifactUpdate' && p.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID;
+}
+
 function isFinal(r: StreamResponse): boolean {
   const p = r.payload;
   if (p?.$case === 'statusUpdate') return TERMINAL_STATES.has(p.value.status!.state);
@@ -49,7 +56,7 @@ function isFinal(r: StreamResponse): boolean {
 
 /**
  * Push notifications that never hold up a run: `send` (called by the SDK for every
- * task event) only writes the deliveries to the outbox, in the configured store; a
+ * task event; token deltas are not pushed) only writes the deliveries to the outbox, in the configured store; a
  * worker POSTs them, one at a time per task and URL so their order is kept, retrying
  * with exponential backoff. A delivery given up is logged with its task id. Pending
  * deliveries of this instance are picked up again after a restart.
@@ -84,7 +91,7 @@ export class PushDeliveryService implements PushNotificationSender {
 
   async send(response: StreamResponse, context: ServerCallContext): Promise<void> {
     const taskId = taskIdOf(response);
-    if (!taskId) return;
+    if (!taskId || isStreamDelta(response)) return;
     const configs = this.opts.store.loadWithMetadata
       ? await this.opts.store.loadWithMetadata(taskId, context)
       : (await this.opts.store.load(taskId, context)).map((config) => ({ config, wireVersion: '1.0' }));
