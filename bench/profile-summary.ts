@@ -101,7 +101,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const callersOf = args.find((a) => a.startsWith('--callers='))?.slice(10);
   const [file, top] = args.filter((a) => !a.startsWith('--'));
   if (!file) {
-    console.error('usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [--from=s] [--callers=fn]');
+    console.error(
+      'usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [--from=s] [--callers=fn]',
+    );
     process.exit(2);
   }
   console.log(await summarize(file, top ? Number(top) : 25, from, callersOf));

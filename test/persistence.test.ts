@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AIMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { TaskState, type Task } from '@a2a-js/sdk';
+import { ServerCallContext } from '@a2a-js/sdk/server';
 import { graph as approvalGraph } from '@langgraph-a2a/examples/approval';
 import { openPersistence, parseStoreSetting } from 'langgraph-a2a';
 import { backends, PG_SKIP_REASON } from './stores-support.js';
@@ -100,6 +101,40 @@ for (const backend of backends) {
         await reopened.ledger.rememberMessage('m-1', 't-1');
         expect(await reopened.ledger.taskForMessage('m-1')).toBe('t-1');
         await reopened.close();
+      });
+
+      it('never lets a save change the state of a terminal task, whoever writes (database guard)', async () => {
+        const persistence = await openPersistence(parseStoreSetting(await backend.fresh()));
+        try {
+          expect(persistence.keepsTerminalStates).toBe(true);
+          // The raw task store, without the server's wrapper: the database itself refuses.
+          const tasks = persistence.taskStore;
+          const context = new ServerCallContext();
+          const task = (state: TaskState, note: string): Task => ({
+            id: 'task-1',
+            contextId: 'ctx-1',
+            status: { state, timestamp: new Date().toISOString(), message: undefined },
+            artifacts: [],
+            history: [],
+            metadata: { note },
+          });
+          await tasks.save(task(TaskState.TASK_STATE_WORKING, 'running'), context);
+          await tasks.save(task(TaskState.TASK_STATE_FAILED, 'settled'), context);
+          // Late events of a run settled elsewhere, some at once.
+          await Promise.all([
+            tasks.save(task(TaskState.TASK_STATE_WORKING, 'late working'), context),
+            tasks.save(task(TaskState.TASK_STATE_COMPLETED, 'late completion'), context),
+          ]);
+          expect(await tasks.load('task-1', context)).toMatchObject({
+            status: { state: TaskState.TASK_STATE_FAILED },
+            metadata: { note: 'settled' },
+          });
+          // A save that keeps the terminal state goes through (metadata merged after the end).
+          await tasks.save(task(TaskState.TASK_STATE_FAILED, 'annotated'), context);
+          expect((await tasks.load('task-1', context))?.metadata).toEqual({ note: 'annotated' });
+        } finally {
+          await persistence.close();
+        }
       });
     },
   );

@@ -180,7 +180,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
   ensureCheckpointer(graph);
   logger.info({ store: describeStore(persistence.setting) }, 'store opened');
 
-  const taskStore = new AdapterTaskStore(persistence.taskStore);
+  const taskStore = new AdapterTaskStore(persistence.taskStore, persistence.keepsTerminalStates);
   const eventBusManager = new DefaultExecutionEventBusManager();
   const instanceId = options.instanceId ?? randomUUID();
   // Several instances on one PostgreSQL database relay live events and cancels.

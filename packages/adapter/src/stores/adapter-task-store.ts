@@ -15,12 +15,17 @@ import { TERMINAL_STATES } from '../mapping/events.js';
  *   stored task. The executor registers it here before it publishes the event that
  *   makes the ResultManager save the task, so the next save carries it;
  * - a terminal task is never overwritten with another state (a cancel or a crash
- *   settlement written by another instance wins over a late event).
+ *   settlement written by another instance wins over a late event). The database stores
+ *   enforce this themselves, atomically (a trigger, see `schema.ts`); for a store that
+ *   does not (`keepsTerminalStates: false`), the stored state is read before each save.
  */
 export class AdapterTaskStore implements TaskStore {
   private readonly pendingMetadata = new Map<string, Record<string, unknown>>();
 
-  constructor(readonly inner: TaskStore) {}
+  constructor(
+    readonly inner: TaskStore,
+    private readonly keepsTerminalStates = false,
+  ) {}
 
   mergeMetadata(taskId: string, metadata: Record<string, unknown>): void {
     this.pendingMetadata.set(taskId, { ...this.pendingMetadata.get(taskId), ...metadata });
@@ -29,9 +34,10 @@ export class AdapterTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     // Pending metadata stays pending: the next durable save carries it.
     if (task.artifacts.some((a) => a.artifactId === STREAM_DELTA_ARTIFACT_ID)) return;
-    const stored = await this.inner.load(task.id, context);
-    const storedState = stored?.status?.state;
-    if (storedState !== undefined && TERMINAL_STATES.has(storedState) && task.status?.state !== storedState) return;
+    if (!this.keepsTerminalStates) {
+      const storedState = (await this.inner.load(task.id, context))?.status?.state;
+      if (storedState !== undefined && TERMINAL_STATES.has(storedState) && task.status?.state !== storedState) return;
+    }
     const pending = this.pendingMetadata.get(task.id);
     const toSave = pending ? { ...task, metadata: { ...task.metadata, ...pending } } : task;
     await this.inner.save(toSave, context);

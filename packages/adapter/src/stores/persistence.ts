@@ -22,6 +22,8 @@ import type { StoreSetting } from './setting.js';
 export interface Persistence {
   setting: StoreSetting;
   taskStore: TaskStore;
+  /** The task store itself refuses to change a terminal task's state (a database trigger). */
+  keepsTerminalStates: boolean;
   pushStore: PushNotificationStore;
   checkpointer: BaseCheckpointSaver;
   ledger: RunLedger;
@@ -52,6 +54,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
       return {
         setting,
         taskStore: new InMemoryTaskStore(),
+        keepsTerminalStates: false,
         pushStore: new InMemoryPushNotificationStore(),
         checkpointer: new MemorySaver(),
         ledger: new MemoryRunLedger(),
@@ -70,6 +73,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
       return {
         setting,
         taskStore: new DatabaseTaskStore(db, { tableName: TASKS_TABLE }),
+        keepsTerminalStates: true,
         pushStore: new DatabasePushNotificationStore(db, { tableName: PUSH_CONFIGS_TABLE }),
         checkpointer: new SqliteSaver(sqlite),
         ledger: new DatabaseRunLedger(db),
@@ -91,6 +95,7 @@ export async function openPersistence(setting: StoreSetting): Promise<Persistenc
       return {
         setting,
         taskStore: new DatabaseTaskStore(db, { tableName: TASKS_TABLE }),
+        keepsTerminalStates: true,
         pushStore: new DatabasePushNotificationStore(db, { tableName: PUSH_CONFIGS_TABLE }),
         checkpointer,
         ledger: new DatabaseRunLedger(db),

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { taskStateToJSON } from '@a2a-js/sdk';
+import { TERMINAL_STATES } from '../mapping/events.js';
 
 /** Table names: prefixed, so the server can share a database with an application. */
 export const TASKS_TABLE = 'a2a_tasks';
@@ -9,6 +11,9 @@ export const MESSAGES_TABLE = 'langgraph_a2a_messages';
 export const PUSH_OUTBOX_TABLE = 'langgraph_a2a_push_outbox';
 
 type Dialect = 'sqlite' | 'postgres';
+
+/** How the task table spells the terminal states (`status_state`). */
+const TERMINAL_STATE_NAMES = [...TERMINAL_STATES].map((s) => taskStateToJSON(s));
 
 const collated = (dialect: Dialect, length: number) =>
   sql.raw(`varchar(${length}) ${dialect === 'postgres' ? 'collate "C"' : 'collate binary'}`);
@@ -119,6 +124,41 @@ function ownMigrations(dialect: Dialect): Record<string, Migration> {
           .on(PUSH_OUTBOX_TABLE)
           .columns(['instance_id', 'id'])
           .execute();
+      },
+    },
+    '0003_terminal_tasks_stay_terminal': {
+      // A terminal task keeps its state whoever writes last: an instance whose run was
+      // settled (crash recovery) or canceled elsewhere may still save a late event. The
+      // check and the write are one statement, so no instance can slip in between.
+      async up(db: Kysely<unknown>) {
+        const terminal = TERMINAL_STATE_NAMES.map((s) => `'${s}'`).join(', ');
+        if (dialect === 'postgres') {
+          await sql
+            .raw(
+              `CREATE OR REPLACE FUNCTION langgraph_a2a_keep_terminal() RETURNS trigger AS $$
+BEGIN
+  IF OLD.status_state IN (${terminal}) AND NEW.status_state IS DISTINCT FROM OLD.status_state THEN
+    RETURN NULL;
+  END IF;
+  RETURN NEW;
+END $$ LANGUAGE plpgsql`,
+            )
+            .execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER ${TASKS_TABLE}_keep_terminal BEFORE UPDATE ON ${TASKS_TABLE}
+FOR EACH ROW EXECUTE FUNCTION langgraph_a2a_keep_terminal()`,
+            )
+            .execute(db);
+        } else {
+          await sql
+            .raw(
+              `CREATE TRIGGER ${TASKS_TABLE}_keep_terminal BEFORE UPDATE ON ${TASKS_TABLE}
+WHEN OLD.status_state IN (${terminal}) AND NEW.status_state IS NOT OLD.status_state
+BEGIN SELECT RAISE(IGNORE); END`,
+            )
+            .execute(db);
+        }
       },
     },
   };
