@@ -2,9 +2,9 @@
  * The raw graph, in-process, no server: the cost the servers are compared with. Forked by
  * bench/run.ts; each IPC command runs one measurement and answers with its figures.
  *
- * - `echo`: `graph.stream` of the echo example one call at a time, for `ms` milliseconds,
- *   `served` (the executor's options: MemorySaver checkpointer, thread id, the four stream
- *   modes, subgraphs) or `bare` (no checkpointer, `streamMode: 'values'`).
+ * - `echo`: `graph.stream` of the echo example, `concurrency` calls at a time, for `ms`
+ *   milliseconds, `served` (the executor's options: MemorySaver checkpointer, thread id, the
+ *   four stream modes, subgraphs) or `bare` (no checkpointer, `streamMode: 'values'`).
  * - `tokens`: `concurrency` runs of the token graph at a time for `ms` milliseconds,
  *   counting the `messages` chunks the caller receives.
  */
@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { AIMessage } from '@langchain/core/messages';
 import { benchGraph, servedStreamOptions, userInput } from './graphs.js';
+import { mainThreadCpuUs } from './thread-cpu.js';
 
 process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false'; // as the server sets it
 
@@ -27,21 +28,31 @@ for (const g of Object.values(tokenGraphs)) g.checkpointer = new MemorySaver();
 
 const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 
-async function echo(kind: 'served' | 'bare', ms: number) {
+async function echo(kind: 'served' | 'bare', concurrency: number, ms: number) {
   const c0 = process.cpuUsage();
+  const main0 = mainThreadCpuUs();
   const t0 = performance.now();
   let calls = 0;
-  while (performance.now() - t0 < ms) {
-    const input = userInput('hello', randomUUID());
-    const stream =
-      kind === 'served'
-        ? await served.stream(input, servedStreamOptions(randomUUID()))
-        : await bare.stream(input, { streamMode: 'values' });
-    for await (const item of stream) void item;
-    calls++;
-  }
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() - t0 < ms) {
+        const input = userInput('hello', randomUUID());
+        const stream =
+          kind === 'served'
+            ? await served.stream(input, servedStreamOptions(randomUUID()))
+            : await bare.stream(input, { streamMode: 'values' });
+        for await (const item of stream) void item;
+        calls++;
+      }
+    }),
+  );
   const wall = performance.now() - t0;
-  return { calls, perSecond: calls / (wall / 1000), cpuUsPerCall: cpuUs(process.cpuUsage(c0)) / calls };
+  return {
+    calls,
+    perSecond: calls / (wall / 1000),
+    cpuUsPerCall: cpuUs(process.cpuUsage(c0)) / calls,
+    mainCpuUsPerCall: (mainThreadCpuUs() - main0) / calls,
+  };
 }
 
 async function tokenRuns(graph: 'tokens' | 'burst', concurrency: number, ms: number) {
@@ -69,10 +80,10 @@ process.on(
   'message',
   (
     m:
-      | { cmd: 'echo'; kind: 'served' | 'bare'; ms: number }
+      | { cmd: 'echo'; kind: 'served' | 'bare'; concurrency: number; ms: number }
       | { cmd: 'tokens'; graph: 'tokens' | 'burst'; concurrency: number; ms: number },
   ) => {
-    const work = m.cmd === 'echo' ? echo(m.kind, m.ms) : tokenRuns(m.graph, m.concurrency, m.ms);
+    const work = m.cmd === 'echo' ? echo(m.kind, m.concurrency, m.ms) : tokenRuns(m.graph, m.concurrency, m.ms);
     void work.then((result) => process.send!(result));
   },
 );

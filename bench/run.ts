@@ -52,6 +52,7 @@ function fmt(values: number[], digits = 0): string {
 
 interface Usage {
   cpu: NodeJS.CpuUsage;
+  mainCpuUs: number;
   mem: NodeJS.MemoryUsage;
 }
 
@@ -69,7 +70,7 @@ interface ServerProcess {
 }
 
 async function startServer(
-  variant: 'ours' | 'ours-per-chunk' | 'sdk' | 'fastify',
+  variant: 'ours' | 'ours-per-chunk' | 'sdk' | 'fastify' | 'http',
   graph: GraphName,
 ): Promise<ServerProcess> {
   const execArgv = ['--import', 'tsx'];
@@ -119,61 +120,81 @@ function cannon(url: string, body: string, seconds: number): Promise<autocannon.
 }
 
 async function checkEcho(url: string, variant: string): Promise<void> {
-  const res = await fetch(variant === 'fastify' ? `${url}/echo` : `${url}/a2a/jsonrpc`, {
+  const plain = variant === 'fastify' || variant === 'http';
+  const res = await fetch(plain ? `${url}/echo` : `${url}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: variant === 'fastify' ? '{"text":"hello"}' : rpcBody.replace('[<id>]', crypto.randomUUID()),
+    body: plain ? '{"text":"hello"}' : rpcBody.replace('[<id>]', crypto.randomUUID()),
   });
   const text = await res.text();
-  const ok = variant === 'fastify' ? text.includes('echo: hello') : text.includes('TASK_STATE_COMPLETED');
+  const ok = plain ? text.includes('echo: hello') : text.includes('TASK_STATE_COMPLETED');
   if (!ok) throw new Error(`${variant} did not answer the echo request: ${text.slice(0, 300)}`);
 }
 
 async function scenarioEcho() {
   console.log(`\n## 1. SendMessage on echo (${ROUNDS} rounds × ${ECHO_SECONDS} s, ${ECHO_CONNECTIONS} connections)`);
-  const servers = {
-    ours: await startServer('ours', 'echo'),
-    sdk: await startServer('sdk', 'echo'),
-    fastify: await startServer('fastify', 'echo'),
+  const names = ['ours', 'sdk', 'fastify', 'http'] as const;
+  const plain = (name: string) => name === 'fastify' || name === 'http';
+  const startAll = async () => {
+    const servers = Object.fromEntries(
+      await Promise.all(names.map(async (n) => [n, await startServer(n, 'echo')] as const)),
+    ) as Record<(typeof names)[number], ServerProcess>;
+    for (const [name, s] of Object.entries(servers)) {
+      await checkEcho(s.url, name);
+      const url = plain(name) ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
+      await cannon(url, plain(name) ? '{"text":"hello"}' : rpcBody, 2); // warm-up
+    }
+    return servers;
   };
+  const servers = await startAll();
   const inproc = await startInproc();
-  for (const [name, s] of Object.entries(servers)) {
-    await checkEcho(s.url, name);
-    const url = name === 'fastify' ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
-    await cannon(url, name === 'fastify' ? '{"text":"hello"}' : rpcBody, 2); // warm-up
-  }
-  await inproc.ask({ cmd: 'echo', kind: 'served', ms: 1000 });
-  await inproc.ask({ cmd: 'echo', kind: 'bare', ms: 1000 });
+  const inprocVariants = [
+    {
+      kind: 'served',
+      concurrency: ECHO_CONNECTIONS,
+      label: `in-process graph.stream (served, ${ECHO_CONNECTIONS} at a time)`,
+    },
+    { kind: 'served', concurrency: 1, label: 'in-process graph.stream (served, 1 at a time)' },
+    {
+      kind: 'bare',
+      concurrency: ECHO_CONNECTIONS,
+      label: `in-process graph.stream (bare, ${ECHO_CONNECTIONS} at a time)`,
+    },
+  ] as const;
+  for (const v of inprocVariants) await inproc.ask({ cmd: 'echo', kind: v.kind, concurrency: v.concurrency, ms: 1000 });
 
-  type Row = { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; errors: number };
+  type Row = { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; main: number[]; errors: number };
   const rows: Record<string, Row> = {};
-  const row = (k: string) => (rows[k] ??= { rps: [], p50: [], p99: [], cpu: [], errors: 0 });
+  const row = (k: string) => (rows[k] ??= { rps: [], p50: [], p99: [], cpu: [], main: [], errors: 0 });
   for (let r = 0; r < ROUNDS; r++) {
-    for (const kind of ['served', 'bare'] as const) {
-      const x = await inproc.ask<{ perSecond: number; cpuUsPerCall: number }>({
+    for (const v of inprocVariants) {
+      const x = await inproc.ask<{ perSecond: number; cpuUsPerCall: number; mainCpuUsPerCall: number }>({
         cmd: 'echo',
-        kind,
+        kind: v.kind,
+        concurrency: v.concurrency,
         ms: ECHO_SECONDS * 1000,
       });
-      const k = `in-process graph.stream (${kind})`;
-      row(k).rps.push(x.perSecond);
-      row(k).cpu.push(x.cpuUsPerCall);
+      row(v.label).rps.push(x.perSecond);
+      row(v.label).cpu.push(x.cpuUsPerCall);
+      row(v.label).main.push(x.mainCpuUsPerCall);
     }
     for (const [name, s] of Object.entries(servers)) {
-      const url = name === 'fastify' ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
+      const url = plain(name) ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
       const before = await s.usage();
-      const res = await cannon(url, name === 'fastify' ? '{"text":"hello"}' : rpcBody, ECHO_SECONDS);
+      const res = await cannon(url, plain(name) ? '{"text":"hello"}' : rpcBody, ECHO_SECONDS);
       const after = await s.usage();
       const done = res['2xx'];
       const k = {
         ours: 'langgraph-a2a (JSON-RPC)',
         sdk: '@a2a-js/sdk Express (JSON-RPC)',
         fastify: 'raw Fastify endpoint',
+        http: 'Fastify endpoint, no graph (HTTP alone)',
       }[name]!;
       row(k).rps.push(done / ECHO_SECONDS);
       row(k).p50.push(res.latency.p50);
       row(k).p99.push(res.latency.p99);
       row(k).cpu.push((cpuUs(after.cpu) - cpuUs(before.cpu)) / done);
+      row(k).main.push((after.mainCpuUs - before.mainCpuUs) / done);
       row(k).errors += res.errors + res.non2xx + res.timeouts;
     }
     process.stdout.write(`  round ${r + 1}/${ROUNDS} done\n`);
@@ -181,8 +202,10 @@ async function scenarioEcho() {
   for (const s of Object.values(servers)) await s.stop();
   inproc.stop();
 
-  const raw = median(rows['in-process graph.stream (served)']!.cpu);
-  const bare = median(rows['in-process graph.stream (bare)']!.cpu);
+  const same = median(rows[inprocVariants[0].label]!.cpu);
+  const one = median(rows[inprocVariants[1].label]!.cpu);
+  const sameMain = median(rows[inprocVariants[0].label]!.main);
+  const overhead = (cpu: number, base: number) => `${(((cpu - base) / base) * 100).toFixed(0)} %`;
   console.table(
     Object.fromEntries(
       Object.entries(rows).map(([k, v]) => [
@@ -192,8 +215,10 @@ async function scenarioEcho() {
           'latency p50 ms': v.p50.length ? fmt(v.p50, 1) : '–',
           'latency p99 ms': v.p99.length ? fmt(v.p99, 1) : '–',
           'CPU µs/req': fmt(v.cpu),
-          'overhead vs served graph': `${(((median(v.cpu) - raw) / raw) * 100).toFixed(0)} %`,
-          'overhead vs bare graph': `${(((median(v.cpu) - bare) / bare) * 100).toFixed(0)} %`,
+          'main thread µs/req': fmt(v.main),
+          [`overhead vs graph, ${ECHO_CONNECTIONS} at a time`]: overhead(median(v.cpu), same),
+          'overhead vs graph, 1 at a time': overhead(median(v.cpu), one),
+          [`main thread overhead vs graph, ${ECHO_CONNECTIONS} at a time`]: overhead(median(v.main), sameMain),
           errors: v.errors,
         },
       ]),
@@ -329,6 +354,10 @@ async function openStreams(mode: 'ramp' | 'burst') {
   const sampler = setInterval(() => {
     void s.usage().then((u) => (peak = Math.max(peak, u.mem.rss)));
   }, 250);
+  // Server CPU from the first request to the last first frame: the cost of opening them.
+  const cpu0 = cpuUs((await s.usage()).cpu);
+  let firsts = 0;
+  let openingCpu: Promise<number> | undefined;
   const t0 = performance.now();
   const outcomes = await Promise.all(
     Array.from({ length: OPEN_STREAMS }, async (_, i) => {
@@ -336,7 +365,10 @@ async function openStreams(mode: 'ramp' | 'burst') {
         const wait = t0 + (i * 1000) / OPEN_RATE - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
-      const o = await streamOnce(s.url, agent, () => (maxOpen = Math.max(maxOpen, ++open)));
+      const o = await streamOnce(s.url, agent, () => {
+        maxOpen = Math.max(maxOpen, ++open);
+        if (++firsts === OPEN_STREAMS) openingCpu = s.usage().then((u) => cpuUs(u.cpu) - cpu0);
+      });
       open--;
       return o;
     }),
@@ -353,6 +385,7 @@ async function openStreams(mode: 'ramp' | 'burst') {
     idle: idle / 2 ** 20,
     peak: peak / 2 ** 20,
     maxOpen,
+    cpuPerOpen: ((await openingCpu) ?? NaN) / OPEN_STREAMS,
     bad: outcomes.filter((o) => o.text !== expected || o.finalState !== 'TASK_STATE_COMPLETED').length,
   };
 }
@@ -372,6 +405,7 @@ async function scenarioOpen() {
       'first frame p50 ms': fmt(col('p50'), 1),
       'first frame p99 ms': fmt(col('p99'), 1),
       'first frame max ms': fmt(col('max'), 1),
+      'server CPU µs per stream opened': fmt(col('cpuPerOpen')),
       'RSS idle MiB': fmt(col('idle')),
       'RSS peak MiB': fmt(col('peak')),
       'KiB per open stream': fmt(

@@ -3,7 +3,7 @@
  * Started by bench/run.ts with `fork`; it answers `usage` messages over IPC with
  * `process.cpuUsage()` and `process.memoryUsage()`.
  *
- *   node --import tsx bench/servers.ts <ours|ours-per-chunk|sdk|fastify> <echo|tokens|burst|slow> [store]
+ *   node --import tsx bench/servers.ts <ours|ours-per-chunk|sdk|fastify|http> <echo|tokens|burst|slow> [store]
  *
  * - ours: createServer() of this project (memory store unless a store is given), logger at warn;
  *   ours-per-chunk: the same with `coalesceDeltas: false` (one frame per token chunk).
@@ -13,6 +13,7 @@
  *   per token.
  * - fastify: a bare Fastify JSON endpoint that runs the graph the same way and returns
  *   the reply text: HTTP plus the graph, nothing of A2A (the limit).
+ * - http: the same endpoint answering without running the graph (HTTP and JSON alone).
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -33,9 +34,14 @@ import {
 import { UserBuilder, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { buildAgentCard, createServer, type StreamableGraph } from 'langgraph-a2a';
 import { benchGraph, servedStreamOptions, userInput, type GraphName } from './graphs.js';
+import { mainThreadCpuUs } from './thread-cpu.js';
+
+// Every variant runs the graph as our server does (it sets this at start): LangChain's
+// callbacks inline, not in the background.
+process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false';
 
 const [variant, graphName, store] = process.argv.slice(2) as [
-  'ours' | 'ours-per-chunk' | 'sdk' | 'fastify',
+  'ours' | 'ours-per-chunk' | 'sdk' | 'fastify' | 'http',
   GraphName,
   string?,
 ];
@@ -188,6 +194,12 @@ async function start(): Promise<string> {
       });
       return app.listen({ port: 0, host: '127.0.0.1' });
     }
+    case 'http': {
+      // The same route answering without running anything: what HTTP and JSON cost.
+      const app = Fastify({ logger: false });
+      app.post('/echo', async (request) => ({ text: `echo: ${(request.body as { text: string }).text}` }));
+      return app.listen({ port: 0, host: '127.0.0.1' });
+    }
     default: {
       const unreachable: never = variant;
       return unreachable;
@@ -197,7 +209,8 @@ async function start(): Promise<string> {
 
 const url = await start();
 process.on('message', (m: { cmd: string }) => {
-  if (m.cmd === 'usage') process.send!({ cpu: process.cpuUsage(), mem: process.memoryUsage() });
+  if (m.cmd === 'usage')
+    process.send!({ cpu: process.cpuUsage(), mainCpuUs: mainThreadCpuUs(), mem: process.memoryUsage() });
   // A clean exit, so `--cpu-prof` writes its profile.
   if (m.cmd === 'exit') process.exit(0);
 });

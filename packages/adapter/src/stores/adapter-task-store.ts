@@ -1,4 +1,4 @@
-import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { STREAM_DELTA_ARTIFACT_ID } from '../constants.js';
 import { TERMINAL_STATES } from '../mapping/events.js';
@@ -16,11 +16,14 @@ import { TERMINAL_STATES } from '../mapping/events.js';
  *   makes the ResultManager save the task, so the next save carries it;
  * - a terminal task is never overwritten with another state (a cancel or a crash
  *   settlement written by another instance wins over a late event). The database stores
- *   enforce this themselves, atomically (a trigger, see `schema.ts`); for a store that
- *   does not (`keepsTerminalStates: false`), the stored state is read before each save.
+ *   enforce this themselves, atomically (a trigger, see `schema.ts`). The memory store,
+ *   which only this process writes, through this wrapper, is guarded here: the wrapper
+ *   remembers which tasks it saved in a terminal state.
  */
 export class AdapterTaskStore implements TaskStore {
   private readonly pendingMetadata = new Map<string, Record<string, unknown>>();
+  /** Terminal states saved through this wrapper, when the store does not guard them itself. */
+  private readonly settled = new Map<string, TaskState>();
 
   constructor(
     readonly inner: TaskStore,
@@ -34,9 +37,12 @@ export class AdapterTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     // Pending metadata stays pending: the next durable save carries it.
     if (task.artifacts.some((a) => a.artifactId === STREAM_DELTA_ARTIFACT_ID)) return;
+    const state = task.status?.state;
     if (!this.keepsTerminalStates) {
-      const storedState = (await this.inner.load(task.id, context))?.status?.state;
-      if (storedState !== undefined && TERMINAL_STATES.has(storedState) && task.status?.state !== storedState) return;
+      const settled = this.settled.get(task.id);
+      if (settled !== undefined && state !== settled) return;
+      // Recorded before the write is awaited: a save that comes in meanwhile sees it.
+      if (state !== undefined && TERMINAL_STATES.has(state)) this.settled.set(task.id, state);
     }
     const pending = this.pendingMetadata.get(task.id);
     const toSave = pending ? { ...task, metadata: { ...task.metadata, ...pending } } : task;
