@@ -32,6 +32,8 @@ export interface LangGraphAgentExecutorOptions {
   idsAndClock?: IdsAndClock;
   /** Receives task metadata a graph sets, before the event that carries it is published. */
   onTaskMetadata?: (taskId: string, metadata: Record<string, unknown>) => void;
+  /** Told when a run ends here, however it ended. */
+  onRunEnded?: (taskId: string) => void;
   /** Extra `config.configurable` entries for every run (e.g. a model name). */
   configurable?: Record<string, unknown>;
   /** Recursion limit of each run. @defaultValue LangGraph's default */
@@ -101,6 +103,11 @@ export class LangGraphAgentExecutor implements AgentExecutor {
     this.ledger = options.ledger ?? new MemoryRunLedger();
     this.instanceId = options.instanceId ?? randomUUID();
     ensureForegroundCallbacks(this.logger);
+  }
+
+  /** Whether this instance is running the task's graph now. */
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
   }
 
   /** Task ids whose graph is running in this process now. */
@@ -230,6 +237,7 @@ export class LangGraphAgentExecutor implements AgentExecutor {
       if (run.outcome === 'waiting') this.waiting.set(ctx.taskId, ctx.contextId);
       await this.ledger.finish(ctx.taskId).catch((err: unknown) => log.warn({ err }, 'could not clear the run record'));
       this.running.delete(ctx.taskId);
+      this.options.onRunEnded?.(ctx.taskId);
       markDone();
       if (this.running.size === 0) {
         const waiters = this.idleWaiters;

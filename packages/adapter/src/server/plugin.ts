@@ -206,8 +206,11 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     filePartMapping: options.filePartMapping,
     idsAndClock: options.idsAndClock,
     onTaskMetadata: (taskId, metadata) => taskStore.mergeMetadata(taskId, metadata),
+    onRunEnded: (taskId) => taskStore.forget(taskId),
     coalesceDeltas: options.coalesceDeltas,
   });
+  // With a database store, tasks running here are read from memory, not queried per event.
+  if (persistence.keepsTerminalStates) taskStore.keepLiveTasks((taskId) => executor.isRunning(taskId));
   const card = buildAgentCard(
     options.card ?? {},
     {

@@ -49,3 +49,47 @@ describe('AdapterTaskStore over the memory store', () => {
     expect((await store.load('task-1', context))?.metadata).toEqual({ note: 'done', progress: 0.5 });
   });
 });
+
+describe('AdapterTaskStore: tasks running here are read from memory (database stores)', () => {
+  class CountingStore extends InMemoryTaskStore {
+    loads = 0;
+    override load(taskId: string, ctx: ServerCallContext) {
+      this.loads++;
+      return super.load(taskId, ctx);
+    }
+  }
+
+  it('serves a running task from memory, copies out, and goes back to the store once the run is not here', async () => {
+    const inner = new CountingStore();
+    const store = new AdapterTaskStore(inner, true);
+    const running = new Set(['task-1']);
+    store.keepLiveTasks((id) => running.has(id));
+    await store.save(task(TaskState.TASK_STATE_WORKING, 'running'), context);
+    const first = await store.load('task-1', context);
+    first!.metadata = { note: 'mutated by a caller' };
+    expect((await store.load('task-1', context))?.metadata).toEqual({ note: 'running' });
+    expect(inner.loads).toBe(0);
+
+    // Another instance answers the task after its run here ended: the store has the truth.
+    running.delete('task-1');
+    await inner.save(task(TaskState.TASK_STATE_COMPLETED, 'answered elsewhere'), context);
+    expect((await store.load('task-1', context))?.metadata).toEqual({ note: 'answered elsewhere' });
+    expect(inner.loads).toBe(1);
+  });
+
+  it('stops serving a task from memory when it ends or is forgotten', async () => {
+    const inner = new CountingStore();
+    const store = new AdapterTaskStore(inner, true);
+    store.keepLiveTasks(() => true);
+    await store.save(task(TaskState.TASK_STATE_WORKING, 'running'), context);
+    await store.save(task(TaskState.TASK_STATE_COMPLETED, 'done'), context);
+    expect((await store.load('task-1', context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(inner.loads).toBe(1);
+
+    const other = { ...task(TaskState.TASK_STATE_WORKING, 'x'), id: 'task-2' };
+    await store.save(other, context);
+    store.forget('task-2');
+    await store.load('task-2', context);
+    expect(inner.loads).toBe(2);
+  });
+});

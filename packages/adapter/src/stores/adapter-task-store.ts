@@ -18,17 +18,40 @@ import { TERMINAL_STATES } from '../mapping/events.js';
  *   settlement written by another instance wins over a late event). The database stores
  *   enforce this themselves, atomically (a trigger, see `schema.ts`). The memory store,
  *   which only this process writes, through this wrapper, is guarded here: the wrapper
- *   remembers which tasks it saved in a terminal state.
+ *   remembers which tasks it saved in a terminal state;
+ * - with a database store, a task whose graph runs on this instance is read from memory
+ *   (see {@link keepLiveTasks}): the ResultManager reads the task for every event, also
+ *   for every token delta, and that would be a query per token.
  */
 export class AdapterTaskStore implements TaskStore {
   private readonly pendingMetadata = new Map<string, Record<string, unknown>>();
   /** Terminal states saved through this wrapper, when the store does not guard them itself. */
   private readonly settled = new Map<string, TaskState>();
 
+  /** The last version saved of each task running here (database stores only). */
+  private readonly live = new Map<string, Task>();
+  private isRunningHere: ((taskId: string) => boolean) | undefined;
+
   constructor(
     readonly inner: TaskStore,
     private readonly keepsTerminalStates = false,
   ) {}
+
+  /**
+   * Serve loads of a task whose graph runs on this instance from the last version saved
+   * through this store, instead of the database. While a task runs here, this instance
+   * writes it (a cancel from another instance is relayed to this one), so that version is
+   * the stored one. A task stops being served from memory when it ends, or stops running
+   * here (waiting for input, answered elsewhere); call {@link forget} when a run ends.
+   */
+  keepLiveTasks(isRunningHere: (taskId: string) => boolean): void {
+    this.isRunningHere = isRunningHere;
+  }
+
+  /** Drops the in-memory version of a task (its run ended). */
+  forget(taskId: string): void {
+    this.live.delete(taskId);
+  }
 
   mergeMetadata(taskId: string, metadata: Record<string, unknown>): void {
     this.pendingMetadata.set(taskId, { ...this.pendingMetadata.get(taskId), ...metadata });
@@ -48,9 +71,19 @@ export class AdapterTaskStore implements TaskStore {
     const toSave = pending ? { ...task, metadata: { ...task.metadata, ...pending } } : task;
     await this.inner.save(toSave, context);
     if (pending) this.pendingMetadata.delete(task.id);
+    if (this.isRunningHere?.(task.id) && !(state !== undefined && TERMINAL_STATES.has(state))) {
+      this.live.set(task.id, structuredClone(toSave));
+    } else {
+      this.live.delete(task.id);
+    }
   }
 
-  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const live = this.live.get(taskId);
+    if (live) {
+      if (this.isRunningHere?.(taskId)) return structuredClone(live);
+      this.live.delete(taskId);
+    }
     return this.inner.load(taskId, context);
   }
 
