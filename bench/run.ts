@@ -354,7 +354,8 @@ async function openStreams(mode: 'ramp' | 'burst') {
   const sampler = setInterval(() => {
     void s.usage().then((u) => (peak = Math.max(peak, u.mem.rss)));
   }, 250);
-  // Server CPU from the first request to the last first frame: the cost of opening them.
+  // Server CPU from the first request to the last first frame, per stream: opening them,
+  // and the tokens the streams already open send meanwhile.
   const cpu0 = cpuUs((await s.usage()).cpu);
   let firsts = 0;
   let openingCpu: Promise<number> | undefined;
@@ -405,7 +406,10 @@ async function scenarioOpen() {
       'first frame p50 ms': fmt(col('p50'), 1),
       'first frame p99 ms': fmt(col('p99'), 1),
       'first frame max ms': fmt(col('max'), 1),
-      'server CPU µs per stream opened': fmt(col('cpuPerOpen')),
+      'server CPU ms while opening, per stream': fmt(
+        col('cpuPerOpen').map((us) => us / 1000),
+        1,
+      ),
       'RSS idle MiB': fmt(col('idle')),
       'RSS peak MiB': fmt(col('peak')),
       'KiB per open stream': fmt(
