@@ -3,11 +3,13 @@
  * run a fake chat model that streams a fixed list of tokens, so every server streams the
  * same text and a client can check it arrived whole and in order.
  */
+import { randomUUID } from 'node:crypto';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { Role, type SendMessageRequest } from '@a2a-js/sdk';
 import { graph as exampleEcho } from '@langgraph-a2a/examples/echo';
 import type { StreamableGraph } from 'langgraph-a2a';
 
@@ -103,3 +105,20 @@ export function servedStreamOptions(threadId: string, signal?: AbortSignal) {
 
 /** The graph input for one user text, as the inbound mapping builds it. */
 export const userInput = (text: string, id: string) => ({ messages: [new HumanMessage({ content: text, id })] });
+
+/** A SendMessage request (v1.0 objects, as the SDK client and request handler take them) with one text part. */
+export const sendMessageRequest = (text: string): SendMessageRequest => ({
+  tenant: '',
+  message: {
+    messageId: randomUUID(),
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} }],
+    metadata: {},
+    extensions: [],
+    referenceTaskIds: [],
+  },
+  configuration: undefined,
+  metadata: {},
+});

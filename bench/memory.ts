@@ -12,10 +12,10 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Role, type Task } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { createServer, openPersistence, parseStoreSetting, silentLogger } from 'langgraph-a2a';
-import { benchGraph } from './graphs.js';
+import { benchGraph, sendMessageRequest } from './graphs.js';
 
 const kind = process.argv[2] as 'memory' | 'sqlite';
 const N = Number(process.argv[3] ?? 10_000);
@@ -33,28 +33,7 @@ const fileBytes = (file: string) =>
   [file, `${file}-wal`].filter(existsSync).reduce((sum, f) => sum + statSync(f).size, 0);
 const newFile = () => join(mkdtempSync(join(tmpdir(), 'lga2a-bench-mem-')), 'store.sqlite');
 
-const request = (i: number) => ({
-  tenant: '',
-  message: {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: 'text' as const, value: `message ${i}` },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: {},
-      },
-    ],
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: {},
-});
+const request = (i: number) => sendMessageRequest(`message ${i}`);
 
 async function endToEnd() {
   const file = kind === 'sqlite' ? newFile() : undefined;

@@ -17,7 +17,7 @@ import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { AIMessage } from '@langchain/core/messages';
 import { createServer, silentLogger } from 'langgraph-a2a';
 import { ClientFactory } from '@a2a-js/sdk/client';
-import { Role } from '@a2a-js/sdk';
+import { sendMessageRequest } from './graphs.js';
 
 const N = Number(process.argv[2] ?? 500);
 const C = Number(process.argv[3] ?? 20);
@@ -29,28 +29,7 @@ const echo = () =>
     .addEdge('__start__', 'echo')
     .compile();
 
-const message = (i: number) => ({
-  tenant: '',
-  message: {
-    messageId: crypto.randomUUID(),
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: 'text' as const, value: `message number ${i}` },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: {},
-      },
-    ],
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: {},
-});
+const message = (i: number) => sendMessageRequest(`message number ${i}`);
 
 async function freshPgDatabase(): Promise<string> {
   const name = `bench_${Date.now()}`;
