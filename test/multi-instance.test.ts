@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { graph as approvalGraph } from '@langgraph-a2a/examples/approval';
 import { graph as echoGraph } from '@langgraph-a2a/examples/echo';
-import { RESTARTED_MESSAGE } from 'langgraph-a2a';
+import { RESTARTED_MESSAGE, STREAM_DELTA_ARTIFACT_ID } from 'langgraph-a2a';
 import { freshPostgresUrl, PG_SKIP_REASON, TEST_PG } from './stores-support.js';
-import { gatedGraph } from './graphs.js';
+import { gatedGraph, gatedTokenGraph } from './graphs.js';
 import {
   collect,
   dataPart,
@@ -61,6 +61,34 @@ describe.skipIf(!TEST_PG)(
         f.payload?.$case === 'statusUpdate' ? [textOf(f.payload.value.status?.message)] : [],
       );
       expect(texts).toContain('step 2');
+      const last = rest.at(-1)?.payload;
+      expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
+
+    it('streams the tokens of a run on A live to a subscriber on B, every one, in order', async () => {
+      const store = await freshPostgresUrl();
+      // Identical tokens, one frame each: the relay must not fold equal notifications.
+      const tokens = Array.from({ length: 40 }, () => 'la ');
+      const a = gatedTokenGraph([], tokens);
+      const serverA = await startServer(a.graph, { store, instanceId: 'tokens-a', coalesceDeltas: false });
+      const serverB = await startServer(gatedTokenGraph([], tokens).graph, { store, instanceId: 'tokens-b' });
+      servers.push(serverA, serverB);
+      const clientA = await sdkClient(serverA.url);
+      const clientB = await sdkClient(serverB.url);
+      const task = await clientA.sendMessage(sendRequest(userMessage('sing'), { returnImmediately: true }));
+      if (!isTask(task)) throw new Error('expected a task');
+      await a.waiting;
+
+      const live = clientB.resubscribeTask({ tenant: '', id: task.id });
+      expect((await live.next()).value?.payload?.$case).toBe('task');
+      a.open();
+      const rest = await collect(live);
+      const deltas = rest.flatMap((f) =>
+        f.payload?.$case === 'artifactUpdate' && f.payload.value.artifact?.artifactId === STREAM_DELTA_ARTIFACT_ID
+          ? [textOf(f.payload.value.artifact)]
+          : [],
+      );
+      expect(deltas.filter((t) => t !== '')).toEqual(tokens);
       const last = rest.at(-1)?.payload;
       expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     });

@@ -16,12 +16,16 @@ type EventListener = (event: RelayedEvent) => void;
  * PostgreSQL database, over LISTEN/NOTIFY: the instance running a task publishes its
  * events; an instance serving SubscribeToTask for it listens; a cancel for a task that
  * runs elsewhere is sent to its owner. Events of one task keep their order: one
- * connection sends every notification of an instance, one after the other.
+ * connection sends every notification of an instance, in order. Notifications that queue
+ * up while one round trip is in flight go together in the next (one transaction, so each
+ * carries a sequence number: PostgreSQL folds identical payloads of one transaction).
  */
 export class PgRelay {
   private listener: pg.Client | undefined;
   private publisher: pg.Client | undefined;
   private sendChain: Promise<unknown> = Promise.resolve();
+  private queued: Array<{ channel: string; payload: string }> = [];
+  private seq = 0;
   private readonly subscribers = new Map<string, Set<EventListener>>();
   private cancelHandler: ((taskId: string) => void) | undefined;
 
@@ -49,9 +53,10 @@ export class PgRelay {
 
   /** Publishes one event of a task this instance runs (fire and forget, in order). */
   publish(taskId: string, event: unknown): void {
-    let payload = JSON.stringify({ taskId, from: this.instanceId, event });
+    const seq = ++this.seq;
+    let payload = JSON.stringify({ taskId, from: this.instanceId, seq, event });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD)
-      payload = JSON.stringify({ taskId, from: this.instanceId, reload: true });
+      payload = JSON.stringify({ taskId, from: this.instanceId, seq, reload: true });
     this.send(EVENTS_CHANNEL, payload);
     // Subscribers on this instance (following a task another instance ran) hear it too.
     const local = this.subscribers.get(taskId);
@@ -60,7 +65,7 @@ export class PgRelay {
 
   /** Asks the instance running `taskId` to cancel it. */
   requestCancel(taskId: string): void {
-    this.send(CONTROL_CHANNEL, JSON.stringify({ op: 'cancel', taskId, from: this.instanceId }));
+    this.send(CONTROL_CHANNEL, JSON.stringify({ op: 'cancel', taskId, from: this.instanceId, seq: ++this.seq }));
   }
 
   onCancel(handler: (taskId: string) => void): void {
@@ -81,9 +86,20 @@ export class PgRelay {
   private send(channel: string, payload: string): void {
     const publisher = this.publisher;
     if (!publisher) return;
+    this.queued.push({ channel, payload });
+    // One flush per round trip: it takes whatever queued up meanwhile.
+    if (this.queued.length > 1) return;
     this.sendChain = this.sendChain
-      .then(() => publisher.query('SELECT pg_notify($1, $2)', [channel, payload]))
-      .catch((err: unknown) => this.logger.warn({ err, channel }, 'relay notify failed'));
+      .then(() => {
+        const batch = this.queued;
+        this.queued = [];
+        // The simple query protocol runs the statements in order, in one transaction.
+        const sql = batch
+          .map((n) => `SELECT pg_notify(${publisher.escapeLiteral(n.channel)}, ${publisher.escapeLiteral(n.payload)});`)
+          .join('\n');
+        return publisher.query(sql);
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'relay notify failed'));
   }
 
   private onNotification(channel: string, payload: string | undefined): void {
