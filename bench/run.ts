@@ -9,8 +9,9 @@
  * Durations: BENCH_ECHO_SECONDS, BENCH_STREAM_SECONDS (4), BENCH_OPEN_STREAMS (1000),
  * BENCH_MEMORY_TASKS (10000).
  *
- * No scenario named: all four. `--profile` starts our server with `--cpu-prof` (profiles
- * in bench/profiles/). Figures are medians over the rounds with [min–max].
+ * No scenario named: all four. `--profile` starts our servers with `--cpu-prof` (profiles
+ * in bench/profiles/<server>-<graph>/; read them with bench/profile-summary.ts). Figures
+ * are medians over the rounds with [min–max].
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
