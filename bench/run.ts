@@ -13,12 +13,23 @@
  * in bench/profiles/<server>-<graph>/; read them with bench/profile-summary.ts). Figures
  * are medians over the rounds with [min–max].
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { SLOW_TOKENS, TOKENS_PER_STREAM, benchTokens, type GraphName } from './graphs.js';
-import { streamOnce, type StreamOutcome } from './sse-client.js';
+import { streamOnce } from './sse-client.js';
+import {
+  cpuUs,
+  fmt,
+  here,
+  median,
+  percentile,
+  request,
+  startServer as startServerProcess,
+  streamLoad,
+  type ServerProcess,
+  type ServerVariant,
+} from './harness.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}`));
@@ -34,64 +45,8 @@ const STREAM_CONCURRENCY = 20;
 const OPEN_STREAMS = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
 const MEMORY_TASKS = Number(process.env.BENCH_MEMORY_TASKS ?? 10_000);
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
-
-// ---------- statistics ----------
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-const median = (values: number[]) => percentile(values, 50);
-function fmt(values: number[], digits = 0): string {
-  const f = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  return `${f(median(values))} [${f(Math.min(...values))}–${f(Math.max(...values))}]`;
-}
-
-// ---------- child processes ----------
-
-interface Usage {
-  cpu: NodeJS.CpuUsage;
-  mainCpuUs: number;
-  mem: NodeJS.MemoryUsage;
-}
-
-function request<T>(child: ChildProcess, message: object): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
-    child.send(message);
-  });
-}
-
-interface ServerProcess {
-  url: string;
-  usage: () => Promise<Usage>;
-  stop: () => Promise<void>;
-}
-
-async function startServer(
-  variant: 'ours' | 'ours-per-chunk' | 'sdk' | 'fastify' | 'http',
-  graph: GraphName,
-): Promise<ServerProcess> {
-  const execArgv = ['--import', 'tsx'];
-  if (PROFILE && variant.startsWith('ours'))
-    execArgv.push('--cpu-prof', `--cpu-prof-dir=${here(`./profiles/${variant}-${graph}`)}`);
-  const child = fork(here('./servers.ts'), [variant, graph], {
-    execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as never)));
-  return {
-    url,
-    usage: () => request<Usage>(child, { cmd: 'usage' }),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.send({ cmd: 'exit' });
-      }),
-  };
-}
+const startServer = (variant: ServerVariant, graph: GraphName) =>
+  startServerProcess(variant, graph, { profile: PROFILE && variant.startsWith('ours') });
 
 async function startInproc(): Promise<{ ask: <T>(m: object) => Promise<T>; stop: () => void }> {
   const child = fork(here('./inproc.ts'), [], { execArgv: ['--import', 'tsx'] });
@@ -136,18 +91,14 @@ async function scenarioEcho() {
   console.log(`\n## 1. SendMessage on echo (${ROUNDS} rounds × ${ECHO_SECONDS} s, ${ECHO_CONNECTIONS} connections)`);
   const names = ['ours', 'sdk', 'fastify', 'http'] as const;
   const plain = (name: string) => name === 'fastify' || name === 'http';
-  const startAll = async () => {
-    const servers = Object.fromEntries(
-      await Promise.all(names.map(async (n) => [n, await startServer(n, 'echo')] as const)),
-    ) as Record<(typeof names)[number], ServerProcess>;
-    for (const [name, s] of Object.entries(servers)) {
-      await checkEcho(s.url, name);
-      const url = plain(name) ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
-      await cannon(url, plain(name) ? '{"text":"hello"}' : rpcBody, 2); // warm-up
-    }
-    return servers;
-  };
-  const servers = await startAll();
+  const servers = Object.fromEntries(
+    await Promise.all(names.map(async (n) => [n, await startServer(n, 'echo')] as const)),
+  );
+  for (const [name, s] of Object.entries(servers)) {
+    await checkEcho(s.url, name);
+    const url = plain(name) ? `${s.url}/echo` : `${s.url}/a2a/jsonrpc`;
+    await cannon(url, plain(name) ? '{"text":"hello"}' : rpcBody, 2); // warm-up
+  }
   const inproc = await startInproc();
   const inprocVariants = [
     {
@@ -228,23 +179,6 @@ async function scenarioEcho() {
 }
 
 // ---------- scenario 2: token streaming ----------
-
-const EXPECTED = benchTokens(TOKENS_PER_STREAM).join('');
-
-async function streamLoad(url: string, concurrency: number, seconds: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const outcomes: StreamOutcome[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() - t0 < seconds * 1000) outcomes.push(await streamOnce(url, agent));
-    }),
-  );
-  const wall = (performance.now() - t0) / 1000;
-  agent.destroy();
-  const whole = outcomes.filter((o) => o.text === EXPECTED && o.finalState === 'TASK_STATE_COMPLETED').length;
-  return { outcomes, wall, whole };
-}
 
 const STREAM_SERVERS = {
   ours: 'langgraph-a2a (SSE)',
