@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { AIMessage } from '@langchain/core/messages';
 import { benchGraph, servedStreamOptions, userInput } from './graphs.js';
+import { cpuUs } from './harness.js';
 import { mainThreadCpuUs } from './thread-cpu.js';
 
 process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false'; // as the server sets it
@@ -25,8 +26,6 @@ const bare = new StateGraph(MessagesAnnotation)
   .compile({ name: 'echo' });
 const tokenGraphs = { tokens: benchGraph('tokens'), burst: benchGraph('burst') };
 for (const g of Object.values(tokenGraphs)) g.checkpointer = new MemorySaver();
-
-const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 
 async function echo(kind: 'served' | 'bare', concurrency: number, ms: number) {
   const c0 = process.cpuUsage();

@@ -210,7 +210,7 @@ const plugin: FastifyPluginAsync<A2APluginOptions> = async (fastify, rawOptions)
     coalesceDeltas: options.coalesceDeltas,
   });
   // With a database store, tasks running here are read from memory, not queried per event.
-  if (persistence.keepsTerminalStates) taskStore.keepLiveTasks((taskId) => executor.isRunning(taskId));
+  if (persistence.setting.kind !== 'memory') taskStore.keepLiveTasks((taskId) => executor.isRunning(taskId));
   const card = buildAgentCard(
     options.card ?? {},
     {

@@ -6,6 +6,7 @@ import { STREAM_MODES, type StreamModeName } from '../mapping/run.js';
 import { channelNames, ensureCheckpointer, graphName, type StreamableGraph } from '../executor/graph.js';
 import { FIXTURE_FORMAT, type Fixture, type RecordedRequest, type RecordedRun } from './fixture.js';
 import { packageVersions } from './versions.js';
+import { parts } from '../mapping/events.js';
 
 /**
  * What a recorded run starts from: a string is the text of an A2A message, mapped to the
@@ -36,7 +37,7 @@ function textMessage(text: string, contextId: string): Message {
     contextId,
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} }],
+    parts: [parts.text(text)],
     metadata: {},
     extensions: [],
     referenceTaskIds: [],
